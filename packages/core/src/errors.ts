@@ -1,0 +1,32 @@
+/**
+ * The one error type of tool-search. Codes are a closed set; `cause` keeps the
+ * underlying error. `ToolSearchError.isInstance` uses a registry-wide symbol, so
+ * it answers correctly even when two copies of the package are installed.
+ */
+export type ToolSearchErrorCode =
+  | 'INVALID_OPTIONS'
+  | 'INVALID_TOOL_NAME'
+  | 'DUPLICATE_TOOL_NAME'
+  | 'RESERVED_TOOL_NAME'
+  | 'TOOL_ID_MISMATCH'
+  | 'INVALID_INPUT'
+  | 'STORE_UNAVAILABLE'
+  | 'STORE_TIMEOUT'
+  | 'DISPOSED';
+
+const marker = Symbol.for('tool-search.error');
+
+export class ToolSearchError extends Error {
+  readonly [marker] = true;
+  override readonly name = 'ToolSearchError';
+  readonly code: ToolSearchErrorCode;
+
+  constructor(code: ToolSearchErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+
+  static isInstance(value: unknown): value is ToolSearchError {
+    return typeof value === 'object' && value !== null && (value as { [marker]?: unknown })[marker] === true;
+  }
+}

@@ -1,0 +1,344 @@
+/**
+ * The engine's contracts. Every adapter codes against these types; nothing here
+ * knows a framework. Implementations live in their own files.
+ */
+
+/** A value or a promise of it: pluggable parts may be sync or async, the engine awaits. */
+export type MaybePromise<T> = T | Promise<T>;
+
+/** A JSON Schema object (as sent to a model for a tool's input). */
+export type JsonSchema = { readonly [key: string]: unknown };
+
+/** All that search sees of a tool. Adapters derive it from their framework's tool objects. */
+export interface ToolDescriptor {
+  readonly name: string;
+  readonly description?: string;
+  readonly parameters?: JsonSchema;
+  readonly tags?: readonly string[];
+}
+
+// ---------------------------------------------------------------------------
+// Ranking
+// ---------------------------------------------------------------------------
+
+export interface SearchOptions {
+  /** At most this many results (default 5). */
+  readonly topK?: number;
+  /** Drop results scoring below this (0..1, default 0). See docs/ranking.md for its meaning. */
+  readonly minScore?: number;
+}
+
+export interface SearchResult {
+  readonly name: string;
+  readonly description: string;
+  /** Relevance in 0..1; comparable across queries of one catalog (see docs/ranking.md). */
+  readonly score: number;
+}
+
+/**
+ * A ranker answers queries over one fixed catalog. Built once per catalog by a
+ * {@link RankerFactory}; never rebuilt per step. May be async (an embedding ranker).
+ */
+export interface Ranker {
+  search(query: string, options?: SearchOptions): MaybePromise<readonly SearchResult[]>;
+}
+
+/** Builds a ranker over a catalog. The default is the keyword ranker. */
+export type RankerFactory = (tools: readonly ToolDescriptor[]) => Ranker;
+
+/** A catalog of descriptors with its ranker: the answer to `createToolIndex`. */
+export interface ToolIndex {
+  readonly size: number;
+  has(name: string): boolean;
+  get(name: string): ToolDescriptor | undefined;
+  names(): readonly string[];
+  search(query: string, options?: SearchOptions): readonly SearchResult[];
+}
+
+// ---------------------------------------------------------------------------
+// Load state
+// ---------------------------------------------------------------------------
+
+export interface StoreStats {
+  readonly threadCount: number;
+  /** Epoch milliseconds of the least recently used thread, or null when there is none. */
+  readonly oldestAccessTime: number | null;
+}
+
+/**
+ * Where the loaded tool names of each thread live. Required: get, add, delete.
+ * Optional capabilities: remove, clear, sweep, stats, dispose. Methods may
+ * return promises; the engine awaits. Names are kept in load order, without
+ * duplicates. Reading or adding refreshes a thread's TTL.
+ */
+export interface LoadStateStore {
+  /** The thread's loaded names in load order ([] when unknown or expired). */
+  get(threadId: string): MaybePromise<readonly string[]>;
+  /** Appends the names not yet present (atomically); returns the thread's names after the add. */
+  add(threadId: string, names: readonly string[]): MaybePromise<readonly string[]>;
+  /** Forgets a thread. */
+  delete(threadId: string): MaybePromise<void>;
+  /** Removes some names from a thread (used by `maxLoadedTools`). */
+  remove?(threadId: string, names: readonly string[]): MaybePromise<readonly string[]>;
+  /** Forgets every thread of this store. */
+  clear?(): MaybePromise<void>;
+  /** Removes expired threads now; returns how many were removed. */
+  sweep?(): MaybePromise<number>;
+  stats?(): MaybePromise<StoreStats>;
+  /** Stops timers and releases resources; safe to call twice. */
+  dispose?(): MaybePromise<void>;
+}
+
+/** Time, injected so that TTL tests never sleep. */
+export interface Clock {
+  now(): number;
+  /** Calls `callback` every `ms`; the timer must never keep the process alive. Returns a canceller. */
+  setInterval(callback: () => void, ms: number): () => void;
+}
+
+// ---------------------------------------------------------------------------
+// Conversation records ('context' storage)
+// ---------------------------------------------------------------------------
+
+/**
+ * Neutral records that adapters produce from their framework's messages. Only an
+ * assistant's tool call and the tool result that answers it (same `toolCallId`)
+ * count; adapters never turn user or system text into records.
+ */
+export type ConversationRecord =
+  | {
+      readonly type: 'tool-call';
+      readonly toolCallId: string;
+      readonly toolName: string;
+      readonly input: unknown;
+    }
+  | {
+      readonly type: 'tool-result';
+      readonly toolCallId: string;
+      readonly toolName: string;
+      readonly output: unknown;
+    };
+
+// ---------------------------------------------------------------------------
+// Filter
+// ---------------------------------------------------------------------------
+
+export type FilterPhase = 'search' | 'load' | 'active';
+
+export interface FilterArgs<TTool = unknown, TContext = unknown> {
+  readonly toolName: string;
+  readonly tool: TTool;
+  readonly requestContext: TContext | undefined;
+  readonly phase: FilterPhase;
+}
+
+/** Returns false to hide (search), refuse (load, reported as not found) or withhold (active) a tool. A throw means false. */
+export type ToolFilter<TTool = unknown, TContext = unknown> = (
+  args: FilterArgs<TTool, TContext>,
+) => MaybePromise<boolean>;
+
+// ---------------------------------------------------------------------------
+// Catalog entries
+// ---------------------------------------------------------------------------
+
+/** One tool as the engine holds it: its descriptor plus the framework's own tool object. */
+export interface CatalogEntry<TTool = unknown> {
+  /** The descriptor; `descriptor.name` is the tool's canonical name (the key it was given under). */
+  readonly descriptor: ToolDescriptor;
+  /** The framework's tool object, handed back to the filter and to the adapter. */
+  readonly tool: TTool;
+  /** Other names the tool answers to (for example a Mastra tool's `id` when it differs from its key). */
+  readonly aliases?: readonly string[];
+}
+
+// ---------------------------------------------------------------------------
+// Meta-tools
+// ---------------------------------------------------------------------------
+
+export interface SearchToolsInput {
+  readonly query: string;
+}
+
+export interface SearchToolsOutput {
+  readonly results: readonly SearchResult[];
+  readonly message: string;
+  /** Present when autoLoad is on: the names that this search loaded. */
+  readonly loaded?: readonly string[];
+  /** Present when a signing secret is set: proves the result came from this engine. */
+  readonly receipt?: string;
+}
+
+export interface LoadToolInput {
+  readonly toolName?: string;
+  readonly toolNames?: readonly string[];
+}
+
+export interface LoadToolOutput {
+  readonly success: boolean;
+  readonly message: string;
+  readonly toolName?: string;
+  readonly loaded?: readonly string[];
+  readonly notFound?: readonly string[];
+  readonly alreadyLoaded?: readonly string[];
+  /** For names not found: close names that exist, for the model to try. */
+  readonly suggestions?: readonly string[];
+  readonly receipt?: string;
+}
+
+/** A meta-tool as every adapter wraps it: defined once, here. */
+export interface MetaToolDefinition {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: JsonSchema;
+}
+
+// ---------------------------------------------------------------------------
+// Events
+// ---------------------------------------------------------------------------
+
+export interface EventBase {
+  readonly threadId: string;
+  readonly time: number;
+}
+
+export type ToolSearchEvent =
+  | (EventBase & {
+      readonly type: 'search';
+      readonly query: string;
+      readonly results: readonly SearchResult[];
+      readonly durationMs: number;
+    })
+  | (EventBase & {
+      readonly type: 'load';
+      readonly loaded: readonly string[];
+      readonly alreadyLoaded: readonly string[];
+      readonly notFound: readonly string[];
+      readonly auto: boolean;
+    })
+  | (EventBase & {
+      readonly type: 'deny';
+      readonly toolName: string;
+      readonly reason: 'not-loaded' | 'filtered' | 'unknown-tool';
+    })
+  | (EventBase & {
+      readonly type: 'evict';
+      readonly toolNames: readonly string[];
+      readonly reason: 'max-loaded-tools' | 'ttl' | 'max-threads' | 'cleared';
+    })
+  | (EventBase & {
+      readonly type: 'filter-error';
+      readonly toolName: string;
+      readonly phase: FilterPhase;
+      readonly error: unknown;
+    })
+  | (EventBase & {
+      readonly type: 'step';
+      /** Tool definitions sent to the model this step (meta-tools included). */
+      readonly visibleCount: number;
+      /** Tool definitions the model could have been sent without tool search. */
+      readonly catalogCount: number;
+      readonly visible: readonly string[];
+    })
+  | (EventBase & {
+      readonly type: 'store-error';
+      readonly operation: string;
+      readonly error: unknown;
+    });
+
+export type ToolSearchEventListener = (event: ToolSearchEvent) => void;
+
+// ---------------------------------------------------------------------------
+// The engine
+// ---------------------------------------------------------------------------
+
+export interface ToolSearchEngineOptions<TTool = unknown, TContext = unknown> {
+  /** The searchable catalog: hidden from the model until loaded. */
+  readonly catalog: readonly CatalogEntry<TTool>[];
+  readonly search?: {
+    readonly topK?: number;
+    readonly minScore?: number;
+    /** Load every tool a search returns (after the 'load' filter); `load_tool` is not offered. */
+    readonly autoLoad?: boolean;
+  };
+  /** 'in-memory' (default), 'context' (derived from the conversation), or a store (e.g. Redis). */
+  readonly storage?: 'in-memory' | 'context' | LoadStateStore;
+  /** In-memory TTL in milliseconds (default one hour; 0 disables sweeping). */
+  readonly ttl?: number;
+  /** In-memory cap on threads (default 10,000; least recently used evicted first). */
+  readonly maxThreads?: number;
+  /** Cap on loaded tools per thread; the oldest load goes first. Unbounded by default. */
+  readonly maxLoadedTools?: number;
+  readonly filter?: ToolFilter<TTool, TContext>;
+  /** With 'context' storage: results carry a receipt (HMAC) that a forged or edited message cannot reproduce. */
+  readonly signingSecret?: string;
+  /** Replaces the keyword ranker (for example with the hybrid ranker). */
+  readonly ranker?: RankerFactory;
+  readonly clock?: Clock;
+  readonly onEvent?: ToolSearchEventListener;
+  /** Bound on a store call before it fails with STORE_TIMEOUT (default 2,000 ms). */
+  readonly storeTimeoutMs?: number;
+}
+
+export interface RequestOptions<TTool = unknown, TContext = unknown> {
+  /** Missing, empty or non-string ids share the 'default' thread. */
+  readonly threadId?: string | null;
+  readonly requestContext?: TContext;
+  /** Names of the tools the agent itself passed: always visible (after the 'active' filter), after the meta-tools. */
+  readonly alwaysOn?: readonly string[];
+  /**
+   * Tools resolved for this request (includeResolvedTools): searchable, hidden until loaded, and a
+   * loaded name resolves to this request's instance. Pass the same array object on every step of
+   * a request (its index is cached by the identity of its tool objects).
+   */
+  readonly requestTools?: readonly CatalogEntry<TTool>[];
+}
+
+export interface StepInput {
+  /** With 'context' storage: the conversation so far, as neutral records. */
+  readonly records?: readonly ConversationRecord[];
+}
+
+export interface StepPlan<TTool = unknown> {
+  /** Tool names to send to the model, in order: meta-tools, always-on, loaded (load order). */
+  readonly visible: readonly string[];
+  readonly metaTools: readonly MetaToolDefinition[];
+  /** The loaded tools visible this step, resolved to their entries (request instances win). */
+  readonly loaded: readonly CatalogEntry<TTool>[];
+  /** True when load state could not be read (store down): only meta-tools and always-on tools are visible. */
+  readonly degraded: boolean;
+}
+
+export interface GuardDecision {
+  readonly allowed: boolean;
+  /** When not allowed: the message for the model (as a tool error). */
+  readonly message?: string;
+}
+
+/** One request (one generate/stream/invoke call) of one thread. */
+export interface ToolSearchRequest<TTool = unknown> {
+  readonly threadId: string;
+  /** Called before each model step. */
+  prepareStep(input?: StepInput): Promise<StepPlan<TTool>>;
+  searchTools(input: unknown): Promise<SearchToolsOutput>;
+  loadTool(input: unknown): Promise<LoadToolOutput>;
+  /** May this tool run in the current step? (meta-tools always may, when offered). */
+  guard(toolName: string): Promise<GuardDecision>;
+  /** Resolves a visible name (canonical or alias) to its entry for execution. */
+  resolve(toolName: string): CatalogEntry<TTool> | undefined;
+}
+
+export interface ToolSearchEngine<TTool = unknown, TContext = unknown> {
+  readonly metaTools: readonly MetaToolDefinition[];
+  readonly catalogSize: number;
+  startRequest(options?: RequestOptions<TTool, TContext>): ToolSearchRequest<TTool>;
+  /** Loaded names for a thread (for 'context' storage, pass the records). */
+  getLoadedToolNames(
+    threadId?: string | null,
+    records?: readonly ConversationRecord[],
+  ): Promise<readonly string[]>;
+  clearState(threadId?: string | null): MaybePromise<void>;
+  clearAllState(): MaybePromise<void>;
+  getStateStats(): MaybePromise<StoreStats>;
+  cleanupNow(): MaybePromise<number>;
+  dispose(): MaybePromise<void>;
+}
