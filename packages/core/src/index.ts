@@ -1,5 +1,29 @@
+export type { RejectedToolReason } from './catalog';
+export { systemClock } from './clock';
+export type { ReceiptSigner } from './context-state';
+export { activatedNames, createReceiptSigner, deriveLoadedNames, normalizeToolOutput } from './context-state';
+export { createToolSearchEngine, DEFAULT_THREAD_ID, normalizeThreadId } from './engine';
 export type { ToolSearchErrorCode } from './errors';
 export { ToolSearchError } from './errors';
+export type { MemoryStore, MemoryStoreEvictReason, MemoryStoreOptions } from './memory-store';
+export { createMemoryStore } from './memory-store';
+export type { MetaToolOptions } from './meta-tools';
+export {
+  createMetaToolDefinitions,
+  isMetaToolName,
+  LOAD_TOOL_NAME,
+  MAX_LOAD_NAMES,
+  MAX_QUERY_LENGTH,
+  META_TOOL_NAMES,
+  SEARCH_TOOLS_NAME,
+  toolSearchInstructions,
+} from './meta-tools';
+export type { FieldWeights, KeywordRankerOptions } from './ranking/keyword-ranker';
+export { createKeywordRanker } from './ranking/keyword-ranker';
+export { splitClauses } from './ranking/split-clauses';
+export { normalizeText, tokenize } from './ranking/tokenizer';
+export type { ToolIndexOptions } from './ranking/tool-index';
+export { createToolIndex } from './ranking/tool-index';
 export type {
   CatalogEntry,
   Clock,

@@ -1,1 +1,7 @@
-export {};
+/**
+ * Test helpers for tool-search and for anyone writing a store or an adapter:
+ * a fake clock, sample tools, and the store contract suite (needs vitest).
+ */
+export type { FakeClock } from './clock';
+export { createFakeClock } from './clock';
+export { sampleCatalog, sampleTools } from './testing/sample-tools';

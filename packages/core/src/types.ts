@@ -182,6 +182,8 @@ export interface LoadToolOutput {
   readonly alreadyLoaded?: readonly string[];
   /** For names not found: close names that exist, for the model to try. */
   readonly suggestions?: readonly string[];
+  /** Multi-name form: how many tools this call newly loaded (Mastra's field). */
+  readonly loadedCount?: number;
   readonly receipt?: string;
 }
 
@@ -243,6 +245,13 @@ export type ToolSearchEvent =
       readonly type: 'store-error';
       readonly operation: string;
       readonly error: unknown;
+    })
+  | (EventBase & {
+      /** A request tool (or an alias, or an always-on name) left out of this request: see README "Name rules". */
+      readonly type: 'tool-rejected';
+      readonly toolName: string;
+      readonly reason: 'invalid-name' | 'reserved-name' | 'duplicate-name' | 'alias-conflict';
+      readonly message: string;
     });
 
 export type ToolSearchEventListener = (event: ToolSearchEvent) => void;
@@ -283,8 +292,11 @@ export interface RequestOptions<TTool = unknown, TContext = unknown> {
   /** Missing, empty or non-string ids share the 'default' thread. */
   readonly threadId?: string | null;
   readonly requestContext?: TContext;
-  /** Names of the tools the agent itself passed: always visible (after the 'active' filter), after the meta-tools. */
-  readonly alwaysOn?: readonly string[];
+  /**
+   * The tools the agent itself passed: always visible (after the 'active' filter), after the
+   * meta-tools. A name, or an entry (then the filter sees its tool and `resolve` returns it).
+   */
+  readonly alwaysOn?: readonly (string | CatalogEntry<TTool>)[];
   /**
    * Tools resolved for this request (includeResolvedTools): searchable, hidden until loaded, and a
    * loaded name resolves to this request's instance. Pass the same array object on every step of
@@ -329,6 +341,8 @@ export interface ToolSearchRequest<TTool = unknown> {
 
 export interface ToolSearchEngine<TTool = unknown, TContext = unknown> {
   readonly metaTools: readonly MetaToolDefinition[];
+  /** A system-prompt paragraph telling the model how to use the meta-tools. */
+  readonly instructions: string;
   readonly catalogSize: number;
   startRequest(options?: RequestOptions<TTool, TContext>): ToolSearchRequest<TTool>;
   /** Loaded names for a thread (for 'context' storage, pass the records). */

@@ -1,0 +1,236 @@
+import { ToolSearchError } from './errors';
+import { MAX_TOOL_NAME_LENGTH, META_TOOL_NAMES } from './meta-tools';
+import type { CatalogEntry, Ranker, RankerFactory, ToolDescriptor } from './types';
+
+/** Why a request tool (or one of its aliases) was left out of the request's catalog. */
+export type RejectedToolReason = 'invalid-name' | 'reserved-name' | 'duplicate-name' | 'alias-conflict';
+
+export interface Catalog<TTool = unknown> {
+  readonly entries: readonly CatalogEntry<TTool>[];
+  readonly size: number;
+  /** Exact canonical name. */
+  byName(name: string): CatalogEntry<TTool> | undefined;
+  /** Exact alias → its tool. */
+  byAlias(name: string): CatalogEntry<TTool> | undefined;
+  /** Case-insensitive canonical name, when exactly one tool has it. */
+  byFoldedName(name: string): CatalogEntry<TTool> | undefined;
+  /** Canonical names (for suggestions). */
+  names(): Iterable<string>;
+  /** The ranker over this catalog, built on first use. */
+  ranker(): Ranker;
+}
+
+export interface BuildCatalogOptions {
+  readonly rankerFactory: RankerFactory;
+  /**
+   * 'strict' (the static catalog): a bad name throws a ToolSearchError.
+   * 'lenient' (request tools): the offending tool or alias is left out and reported.
+   */
+  readonly mode: 'strict' | 'lenient';
+  readonly onReject?: (toolName: string, reason: RejectedToolReason, detail: string) => void;
+}
+
+function describeName(name: unknown): string {
+  return typeof name === 'string'
+    ? JSON.stringify(name.length > 80 ? `${name.slice(0, 80)}…` : name)
+    : String(name);
+}
+
+export function isValidToolName(name: unknown): name is string {
+  return typeof name === 'string' && name.trim().length > 0 && name.length <= MAX_TOOL_NAME_LENGTH;
+}
+
+/**
+ * Checks the names of a catalog and indexes them. The rules:
+ * - a name must be a non-empty string of at most 256 characters (INVALID_TOOL_NAME);
+ * - a tool or alias may not be named like a meta-tool (RESERVED_TOOL_NAME);
+ * - two tools may not share a name (DUPLICATE_TOOL_NAME);
+ * - an alias may not be another tool's name or another tool's alias (TOOL_ID_MISMATCH);
+ *   an alias equal to the tool's own name is ignored.
+ * In 'lenient' mode the first tool with a name wins, later ones and bad aliases are left out.
+ */
+export function buildCatalog<TTool>(
+  input: readonly CatalogEntry<TTool>[],
+  options: BuildCatalogOptions,
+): Catalog<TTool> {
+  if (!Array.isArray(input)) {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      'The catalog must be an array of { descriptor, tool } entries.',
+    );
+  }
+  const strict = options.mode === 'strict';
+  const reject = (
+    name: string,
+    reason: RejectedToolReason,
+    code: ConstructorParameters<typeof ToolSearchError>[0],
+    detail: string,
+  ) => {
+    if (strict) throw new ToolSearchError(code, detail);
+    options.onReject?.(name, reason, detail);
+  };
+
+  const byName = new Map<string, CatalogEntry<TTool>>();
+  const entries: CatalogEntry<TTool>[] = [];
+  for (const entry of input) {
+    const name = (entry as CatalogEntry<TTool> | undefined)?.descriptor?.name;
+    if (!isValidToolName(name)) {
+      reject(
+        String(name),
+        'invalid-name',
+        'INVALID_TOOL_NAME',
+        `Tool name ${describeName(name)} is not a non-empty string of at most ${MAX_TOOL_NAME_LENGTH} characters.`,
+      );
+      continue;
+    }
+    if (META_TOOL_NAMES.has(name)) {
+      reject(
+        name,
+        'reserved-name',
+        'RESERVED_TOOL_NAME',
+        `A tool may not be named "${name}": the name belongs to a tool-search meta-tool.`,
+      );
+      continue;
+    }
+    if (byName.has(name)) {
+      reject(
+        name,
+        'duplicate-name',
+        'DUPLICATE_TOOL_NAME',
+        `Two tools are named "${name}"; tool names must be unique.`,
+      );
+      continue;
+    }
+    byName.set(name, entry);
+    entries.push(entry);
+  }
+
+  const byAlias = new Map<string, CatalogEntry<TTool>>();
+  const keptAliases = new Map<CatalogEntry<TTool>, string[]>();
+  for (const entry of entries) {
+    const name = entry.descriptor.name;
+    const kept: string[] = [];
+    for (const alias of entry.aliases ?? []) {
+      if (alias === name) continue;
+      if (!isValidToolName(alias)) {
+        reject(
+          name,
+          'invalid-name',
+          'INVALID_TOOL_NAME',
+          `Tool "${name}" has an alias ${describeName(alias)} that is not a valid tool name.`,
+        );
+        continue;
+      }
+      if (META_TOOL_NAMES.has(alias)) {
+        reject(
+          name,
+          'reserved-name',
+          'RESERVED_TOOL_NAME',
+          `Tool "${name}" may not be known as "${alias}": the name belongs to a tool-search meta-tool.`,
+        );
+        continue;
+      }
+      const owner = byName.get(alias) ?? byAlias.get(alias);
+      if (owner === entry) continue;
+      if (owner) {
+        reject(
+          name,
+          'alias-conflict',
+          'TOOL_ID_MISMATCH',
+          `Tool "${name}" is also known as "${alias}", which is already the name or id of tool "${owner.descriptor.name}".`,
+        );
+        continue;
+      }
+      byAlias.set(alias, entry);
+      kept.push(alias);
+    }
+    if (kept.length > 0) keptAliases.set(entry, kept);
+  }
+
+  const folded = new Map<string, CatalogEntry<TTool> | null>();
+  for (const [name, entry] of byName) {
+    const key = name.toLowerCase();
+    folded.set(key, folded.has(key) ? null : entry);
+  }
+
+  let ranker: Ranker | undefined;
+  return {
+    entries,
+    size: entries.length,
+    byName: (name) => byName.get(name),
+    byAlias: (name) => byAlias.get(name),
+    byFoldedName: (name) => folded.get(name.toLowerCase()) ?? undefined,
+    names: () => byName.keys(),
+    ranker() {
+      if (!ranker) {
+        const descriptors: ToolDescriptor[] = entries.map((entry) => {
+          const aliases = keptAliases.get(entry);
+          return aliases
+            ? { ...entry.descriptor, tags: [...(entry.descriptor.tags ?? []), ...aliases] }
+            : entry.descriptor;
+        });
+        ranker = options.rankerFactory(descriptors);
+      }
+      return ranker;
+    },
+  };
+}
+
+/**
+ * Request catalogs cached by the identity of their tool objects, so the steps of a
+ * request (and later requests with the same tools) never re-index. The first
+ * lookup is by the array itself; a new array holding the same tools (same names,
+ * same tool objects, same aliases) finds its catalog through its first tool.
+ * Both maps are weak: a catalog lives as long as its tools do.
+ */
+export function createRequestCatalogCache<TTool>(
+  build: (entries: readonly CatalogEntry<TTool>[]) => Catalog<TTool>,
+) {
+  const byArray = new WeakMap<readonly CatalogEntry<TTool>[], Catalog<TTool>>();
+  const byFirstTool = new WeakMap<
+    object,
+    { input: readonly CatalogEntry<TTool>[]; catalog: Catalog<TTool> }[]
+  >();
+
+  const identityKey = (entry: CatalogEntry<TTool> | undefined): object | undefined => {
+    if (!entry) return undefined;
+    const tool = entry.tool as unknown;
+    if ((typeof tool === 'object' && tool !== null) || typeof tool === 'function') return tool as object;
+    return typeof entry === 'object' && entry !== null ? entry : undefined;
+  };
+
+  const sameTools = (a: readonly CatalogEntry<TTool>[], b: readonly CatalogEntry<TTool>[]) => {
+    if (a.length !== b.length) return false;
+    for (let index = 0; index < a.length; index++) {
+      const x = a[index];
+      const y = b[index];
+      if (x === y) continue;
+      if (!x || !y || x.tool !== y.tool || x.descriptor?.name !== y.descriptor?.name) return false;
+      const xa = x.aliases ?? [];
+      const ya = y.aliases ?? [];
+      if (xa.length !== ya.length || xa.some((alias, position) => alias !== ya[position])) return false;
+    }
+    return true;
+  };
+
+  return (entries: readonly CatalogEntry<TTool>[]): Catalog<TTool> => {
+    const hit = byArray.get(entries);
+    if (hit) return hit;
+    const first = identityKey(entries[0]);
+    const candidates = first ? byFirstTool.get(first) : undefined;
+    const match = candidates?.find((candidate) => sameTools(candidate.input, entries));
+    if (match) {
+      byArray.set(entries, match.catalog);
+      return match.catalog;
+    }
+    const catalog = build(entries);
+    byArray.set(entries, catalog);
+    if (first) {
+      const list = candidates ?? [];
+      list.push({ input: [...entries], catalog });
+      if (list.length > 8) list.shift();
+      byFirstTool.set(first, list);
+    }
+    return catalog;
+  };
+}

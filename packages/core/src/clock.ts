@@ -1,0 +1,70 @@
+import type { Clock } from './types';
+
+/**
+ * The real clock. Its timers are `unref()`'d, so a pending sweep never keeps
+ * the process alive.
+ */
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  setInterval(callback, ms) {
+    const timer = setInterval(callback, ms);
+    timer.unref?.();
+    return () => clearInterval(timer);
+  },
+};
+
+/** A clock that only moves when told to: for tests that must never sleep. */
+export interface FakeClock extends Clock {
+  /** Moves time forward by `ms`, firing every interval that falls due, in time order. */
+  advance(ms: number): void;
+  /** Lets pending promise callbacks run, then advances by `ms`, then lets them run again. */
+  advanceAsync(ms: number): Promise<void>;
+  /** How many intervals are currently scheduled (a disposed store leaves none). */
+  pendingTimers(): number;
+}
+
+interface FakeTimer {
+  readonly callback: () => void;
+  readonly ms: number;
+  due: number;
+}
+
+const flushPromises = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** A fake clock starting at `start` (epoch ms, default 2023-11-14T22:13:20Z). */
+export function createFakeClock(start = 1_700_000_000_000): FakeClock {
+  let current = start;
+  const timers = new Set<FakeTimer>();
+
+  const advance = (ms: number) => {
+    if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`advance(ms) needs a finite ms >= 0, got ${ms}`);
+    const target = current + ms;
+    for (;;) {
+      let next: FakeTimer | undefined;
+      for (const timer of timers) if (timer.due <= target && (!next || timer.due < next.due)) next = timer;
+      if (!next) break;
+      current = Math.max(current, next.due);
+      next.due += next.ms;
+      next.callback();
+    }
+    current = target;
+  };
+
+  return {
+    now: () => current,
+    setInterval(callback, ms) {
+      const timer: FakeTimer = { callback, ms: Math.max(1, ms), due: current + Math.max(1, ms) };
+      timers.add(timer);
+      return () => {
+        timers.delete(timer);
+      };
+    },
+    advance,
+    async advanceAsync(ms) {
+      await flushPromises();
+      advance(ms);
+      await flushPromises();
+    },
+    pendingTimers: () => timers.size,
+  };
+}

@@ -1,0 +1,164 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { LOAD_TOOL_NAME, parseLoadToolInput, SEARCH_TOOLS_NAME } from './meta-tools';
+import type { ConversationRecord } from './types';
+
+/**
+ * 'context' load state: the loaded names are derived from the conversation itself.
+ *
+ * Only an assistant's call of `load_tool` (or of `search_tools` when autoLoad is on)
+ * together with a result answering it (same `toolCallId` AND same `toolName`)
+ * counts. The names are those the result says it loaded; for `load_tool` they must
+ * also be names the call asked for. A search result alone never loads anything.
+ *
+ * Receipts (with a signing secret): each meta-tool result that loads something
+ * carries `receipt = "v1." + base64url(HMAC-SHA256(secret, ["tool-search/receipt/v1",
+ * threadId, metaToolName, sortedUniqueNames]))`, where the names are exactly those the
+ * result reports as loaded ({@link activatedNames}). A record whose receipt does not
+ * verify is ignored. So a forged result, an edited name list, a result moved from
+ * another thread, or a search result relabelled as a load cannot reproduce a receipt.
+ * The tool call id is NOT bound: not every framework tells a tool its call id (and
+ * the engine's handlers take none). The only replay this leaves is copying a genuine
+ * result of the same thread into another call that asks for the same names, which
+ * grants nothing the thread did not already load; and the 'load' and 'active'
+ * filters run again on every step whatever the history says. Anonymous requests
+ * share the 'default' thread, so they share receipts too: give threads ids.
+ */
+
+const RECEIPT_VERSION = 'v1';
+
+export interface ReceiptSigner {
+  sign(threadId: string, metaToolName: string, names: readonly string[]): string;
+  verify(threadId: string, metaToolName: string, names: readonly string[], receipt: unknown): boolean;
+}
+
+export function createReceiptSigner(secret: string): ReceiptSigner {
+  const mac = (threadId: string, metaToolName: string, names: readonly string[]) =>
+    createHmac('sha256', secret)
+      .update(JSON.stringify(['tool-search/receipt/v1', threadId, metaToolName, [...new Set(names)].sort()]))
+      .digest();
+  return {
+    sign: (threadId, metaToolName, names) =>
+      `${RECEIPT_VERSION}.${mac(threadId, metaToolName, names).toString('base64url')}`,
+    verify(threadId, metaToolName, names, receipt) {
+      if (typeof receipt !== 'string' || !receipt.startsWith(`${RECEIPT_VERSION}.`)) return false;
+      const given = Buffer.from(receipt.slice(RECEIPT_VERSION.length + 1), 'base64url');
+      const expected = mac(threadId, metaToolName, names);
+      return given.length === expected.length && timingSafeEqual(given, expected);
+    },
+  };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function parseJsonObject(text: string): unknown {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith('{')) return undefined;
+  try {
+    return JSON.parse(trimmed) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A meta-tool result as an object, whatever wrapper a framework stored it in: the
+ * object itself, a JSON string, an AI SDK tool output (`{ type: 'json' | 'text', value }`),
+ * or content blocks (`[{ type: 'text', text }]`, as in a LangChain ToolMessage).
+ */
+export function normalizeToolOutput(output: unknown, depth = 0): Record<string, unknown> | undefined {
+  if (depth > 3) return undefined;
+  if (typeof output === 'string') return normalizeToolOutput(parseJsonObject(output), depth + 1);
+  if (Array.isArray(output)) {
+    const text = output
+      .map((part) => (isRecord(part) && typeof part.text === 'string' ? part.text : ''))
+      .join('');
+    return normalizeToolOutput(parseJsonObject(text), depth + 1);
+  }
+  if (!isRecord(output)) return undefined;
+  if (
+    (output.type === 'json' || output.type === 'text') &&
+    Object.hasOwn(output, 'value') &&
+    !Object.hasOwn(output, 'success') &&
+    !Object.hasOwn(output, 'results')
+  ) {
+    return normalizeToolOutput(output.value, depth + 1);
+  }
+  return output;
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+}
+
+/**
+ * The names a meta-tool result says are loaded: the set a receipt signs.
+ * `load_tool`: `loaded`, `alreadyLoaded`, and `toolName` when `success` is true.
+ * `search_tools`: `loaded` only (present when autoLoad produced it).
+ */
+export function activatedNames(metaToolName: string, output: unknown): string[] {
+  const result = normalizeToolOutput(output);
+  if (!result) return [];
+  const names: string[] = [];
+  if (metaToolName === LOAD_TOOL_NAME) {
+    names.push(...strings(result.loaded), ...strings(result.alreadyLoaded));
+    if (result.success === true && typeof result.toolName === 'string') names.push(result.toolName);
+  } else if (metaToolName === SEARCH_TOOLS_NAME) {
+    names.push(...strings(result.loaded));
+  }
+  return [...new Set(names)];
+}
+
+export interface DeriveLoadedNamesOptions {
+  readonly records: readonly ConversationRecord[] | undefined;
+  readonly threadId: string;
+  /** search_tools results count only when autoLoad is on. */
+  readonly autoLoad: boolean;
+  /** When set, a result counts only with a valid receipt. */
+  readonly signer?: ReceiptSigner;
+  /** Maps a name (canonical, alias, other case) to its canonical name; unknown names stay as they are. */
+  readonly canonicalName?: (name: string) => string | undefined;
+}
+
+/** The loaded names the conversation proves, canonical, in the order they were first loaded. */
+export function deriveLoadedNames(options: DeriveLoadedNamesOptions): string[] {
+  const { records, threadId, autoLoad, signer } = options;
+  if (!Array.isArray(records) || records.length === 0) return [];
+  const canonical = (name: string) => options.canonicalName?.(name) ?? name;
+
+  // Calls by id. An id used by two calls is ambiguous and counts for nothing.
+  const calls = new Map<string, { toolName: string; input: unknown } | null>();
+  for (const record of records) {
+    if (!isRecord(record) || record.type !== 'tool-call' || typeof record.toolCallId !== 'string') continue;
+    if (record.toolName !== LOAD_TOOL_NAME && record.toolName !== SEARCH_TOOLS_NAME) continue;
+    calls.set(
+      record.toolCallId,
+      calls.has(record.toolCallId) ? null : { toolName: record.toolName, input: record.input },
+    );
+  }
+  if (calls.size === 0) return [];
+
+  const loaded = new Set<string>();
+  for (const record of records) {
+    if (!isRecord(record) || record.type !== 'tool-result' || typeof record.toolCallId !== 'string') continue;
+    const call = calls.get(record.toolCallId);
+    if (!call || call.toolName !== record.toolName) continue;
+    if (call.toolName === SEARCH_TOOLS_NAME && !autoLoad) continue;
+    const names = activatedNames(call.toolName, record.output);
+    if (names.length === 0) continue;
+    if (signer) {
+      const receipt = normalizeToolOutput(record.output)?.receipt;
+      if (!signer.verify(threadId, call.toolName, names, receipt)) continue;
+    }
+    let accepted = names;
+    if (call.toolName === LOAD_TOOL_NAME) {
+      const asked = parseLoadToolInput(call.input);
+      if (!asked.ok) continue;
+      const askedCanonical = new Set(asked.names.map(canonical));
+      accepted = names.filter((name) => askedCanonical.has(canonical(name)));
+    }
+    for (const name of accepted) loaded.add(canonical(name));
+  }
+  return [...loaded];
+}

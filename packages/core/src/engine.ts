@@ -1,0 +1,816 @@
+import { buildCatalog, type Catalog, createRequestCatalogCache, isValidToolName } from './catalog';
+import { systemClock } from './clock';
+import { activatedNames, createReceiptSigner, deriveLoadedNames, type ReceiptSigner } from './context-state';
+import { ToolSearchError } from './errors';
+import { createMemoryStore } from './memory-store';
+import {
+  clip,
+  createMetaToolDefinitions,
+  LOAD_TOOL_NAME,
+  META_TOOL_NAMES,
+  parseLoadToolInput,
+  parseSearchToolsInput,
+  SEARCH_TOOLS_NAME,
+  suggestToolNames,
+  toolSearchInstructions,
+} from './meta-tools';
+import { createKeywordRanker } from './ranking/keyword-ranker';
+import type {
+  CatalogEntry,
+  ConversationRecord,
+  FilterPhase,
+  GuardDecision,
+  LoadStateStore,
+  LoadToolOutput,
+  MaybePromise,
+  RequestOptions,
+  SearchResult,
+  SearchToolsOutput,
+  StepInput,
+  StepPlan,
+  StoreStats,
+  ToolSearchEngine,
+  ToolSearchEngineOptions,
+  ToolSearchEvent,
+  ToolSearchRequest,
+} from './types';
+
+export const DEFAULT_THREAD_ID = 'default';
+export const DEFAULT_TOP_K = 5;
+export const DEFAULT_STORE_TIMEOUT_MS = 2_000;
+/** Descriptions in search results are cut to this many characters. */
+export const MAX_RESULT_DESCRIPTION_LENGTH = 200;
+/** Thread id used in events that concern no single thread (clearAllState, sweep errors). */
+const ALL_THREADS = '*';
+
+/** Missing, empty or non-string thread ids share the 'default' thread. */
+export function normalizeThreadId(threadId: unknown): string {
+  return typeof threadId === 'string' && threadId.length > 0 ? threadId : DEFAULT_THREAD_ID;
+}
+
+function isPromiseLike<T>(value: MaybePromise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
+function positiveInteger(value: unknown, name: string, fallback: number | undefined): number | undefined {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    throw new ToolSearchError('INVALID_OPTIONS', `${name} must be an integer >= 1, got ${String(value)}`);
+  }
+  return value;
+}
+
+type Lookup<TTool> = CatalogEntry<TTool> | undefined;
+
+/**
+ * Creates the engine: one per agent (or processor, or middleware). It holds the
+ * static catalog and its index, the load state and the policy; each
+ * generate/stream/invoke call opens a {@link ToolSearchRequest} with `startRequest`.
+ */
+export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
+  options: ToolSearchEngineOptions<TTool, TContext>,
+): ToolSearchEngine<TTool, TContext> {
+  if (typeof options !== 'object' || options === null) {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      'createToolSearchEngine needs an options object with a catalog.',
+    );
+  }
+  const clock = options.clock ?? systemClock;
+  const topK = positiveInteger(options.search?.topK, 'search.topK', DEFAULT_TOP_K)!;
+  const minScore = options.search?.minScore ?? 0;
+  if (typeof minScore !== 'number' || !(minScore >= 0 && minScore <= 1)) {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      `search.minScore must be a number in 0..1, got ${String(minScore)}`,
+    );
+  }
+  const autoLoad = options.search?.autoLoad === true;
+  const maxLoadedTools = positiveInteger(options.maxLoadedTools, 'maxLoadedTools', undefined);
+  const storeTimeoutMs = options.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
+  if (typeof storeTimeoutMs !== 'number' || !(storeTimeoutMs > 0)) {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      `storeTimeoutMs must be a number > 0, got ${String(storeTimeoutMs)}`,
+    );
+  }
+  if (
+    options.signingSecret !== undefined &&
+    (typeof options.signingSecret !== 'string' || options.signingSecret.length === 0)
+  ) {
+    throw new ToolSearchError('INVALID_OPTIONS', 'signingSecret must be a non-empty string.');
+  }
+  const rankerFactory = options.ranker ?? createKeywordRanker;
+  const filter = options.filter;
+  const signer: ReceiptSigner | undefined = options.signingSecret
+    ? createReceiptSigner(options.signingSecret)
+    : undefined;
+
+  const emit = (event: ToolSearchEvent) => {
+    if (!options.onEvent) return;
+    try {
+      options.onEvent(event);
+    } catch {
+      // A listener that throws must not break a step.
+    }
+  };
+
+  const staticCatalog = buildCatalog(options.catalog, { mode: 'strict', rankerFactory });
+  staticCatalog.ranker(); // Build the index now: its cost belongs to start-up, not to the first search.
+
+  const storage = options.storage ?? 'in-memory';
+  let store: LoadStateStore | undefined;
+  let ownsStore = false;
+  if (storage === 'in-memory') {
+    store = createMemoryStore({
+      ttl: options.ttl,
+      maxThreads: options.maxThreads,
+      clock,
+      onEvict: (threadId, toolNames, reason) =>
+        emit({ type: 'evict', threadId, time: clock.now(), toolNames, reason }),
+    });
+    ownsStore = true;
+  } else if (storage === 'context') {
+    store = undefined;
+  } else if (
+    typeof storage === 'object' &&
+    storage !== null &&
+    typeof storage.get === 'function' &&
+    typeof storage.add === 'function' &&
+    typeof storage.delete === 'function'
+  ) {
+    store = storage;
+  } else {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      "storage must be 'in-memory', 'context' or a store with get, add and delete methods.",
+    );
+  }
+
+  const metaTools = createMetaToolDefinitions({ autoLoad });
+  const offeredMetaNames = metaTools.map((tool) => tool.name);
+  const requestCatalogs = createRequestCatalogCache<TTool>((entries) => {
+    const rejected: RejectedTool[] = [];
+    const catalog = buildCatalog(entries, {
+      mode: 'lenient',
+      rankerFactory,
+      onReject: (toolName, reason, message) => rejected.push({ toolName, reason, message }),
+    });
+    let shadowed = 0;
+    for (const name of catalog.names()) if (staticCatalog.byName(name)) shadowed++;
+    return Object.assign(catalog, { rejected, shadowed });
+  }) as (entries: readonly CatalogEntry<TTool>[]) => RequestCatalog<TTool>;
+
+  let disposed = false;
+
+  // -------------------------------------------------------------------------
+  // Store calls: bounded in time, failures typed and reported.
+  // -------------------------------------------------------------------------
+
+  function storeFailure(operation: string, threadId: string, error: unknown): ToolSearchError {
+    const failure = ToolSearchError.isInstance(error)
+      ? error
+      : new ToolSearchError('STORE_UNAVAILABLE', `The load-state store failed during ${operation}.`, {
+          cause: error,
+        });
+    emit({ type: 'store-error', threadId, time: clock.now(), operation, error: failure });
+    return failure;
+  }
+
+  function callStore<T>(operation: string, threadId: string, run: () => MaybePromise<T>): MaybePromise<T> {
+    let value: MaybePromise<T>;
+    try {
+      value = run();
+    } catch (error) {
+      throw storeFailure(operation, threadId, error);
+    }
+    if (!isPromiseLike(value)) return value;
+    return new Promise<T>((resolve, reject) => {
+      let settled = false;
+      const cancel =
+        storeTimeoutMs === Number.POSITIVE_INFINITY
+          ? () => {}
+          : clock.setInterval(() => {
+              if (settled) return;
+              settled = true;
+              cancel();
+              reject(
+                storeFailure(
+                  operation,
+                  threadId,
+                  new ToolSearchError(
+                    'STORE_TIMEOUT',
+                    `The load-state store did not answer ${operation} within ${storeTimeoutMs} ms.`,
+                  ),
+                ),
+              );
+            }, storeTimeoutMs);
+      value.then(
+        (result) => {
+          if (settled) return;
+          settled = true;
+          cancel();
+          resolve(result);
+        },
+        (error: unknown) => {
+          if (settled) return;
+          settled = true;
+          cancel();
+          reject(storeFailure(operation, threadId, error));
+        },
+      );
+    });
+  }
+
+  const sanitizeNames = (value: unknown, operation: string): string[] => {
+    if (!Array.isArray(value)) {
+      throw new ToolSearchError(
+        'STORE_UNAVAILABLE',
+        `The load-state store returned ${typeof value} from ${operation}, not an array of names.`,
+      );
+    }
+    return value.filter((name): name is string => typeof name === 'string');
+  };
+
+  async function storeGet(threadId: string): Promise<string[]> {
+    const names = await callStore('get', threadId, () => store!.get(threadId));
+    try {
+      return sanitizeNames(names, 'get');
+    } catch (error) {
+      throw storeFailure('get', threadId, error);
+    }
+  }
+
+  /** Adds names and applies maxLoadedTools; returns the names it evicted. */
+  async function storeAdd(threadId: string, names: readonly string[]): Promise<string[]> {
+    const after = sanitizeNames(await callStore('add', threadId, () => store!.add(threadId, names)), 'add');
+    if (maxLoadedTools === undefined || after.length <= maxLoadedTools) return [];
+    const evicted = after.slice(0, after.length - maxLoadedTools);
+    if (store!.remove) {
+      await callStore('remove', threadId, () => store!.remove!(threadId, evicted));
+    } else {
+      const kept = after.slice(after.length - maxLoadedTools);
+      await callStore('delete', threadId, () => store!.delete(threadId));
+      await callStore('add', threadId, () => store!.add(threadId, kept));
+    }
+    emit({ type: 'evict', threadId, time: clock.now(), toolNames: evicted, reason: 'max-loaded-tools' });
+    return evicted;
+  }
+
+  const capLoaded = (names: string[]) =>
+    maxLoadedTools !== undefined && names.length > maxLoadedTools
+      ? names.slice(names.length - maxLoadedTools)
+      : names;
+
+  // -------------------------------------------------------------------------
+  // The engine
+  // -------------------------------------------------------------------------
+
+  const engine: ToolSearchEngine<TTool, TContext> = {
+    metaTools,
+    instructions: toolSearchInstructions({ autoLoad }),
+    catalogSize: staticCatalog.size,
+
+    startRequest(requestOptions = {}) {
+      if (disposed) throw new ToolSearchError('DISPOSED', 'This tool-search engine has been disposed.');
+      return createRequest(requestOptions);
+    },
+
+    async getLoadedToolNames(threadId, records) {
+      const thread = normalizeThreadId(threadId);
+      if (!store) {
+        return capLoaded(
+          deriveLoadedNames({
+            records,
+            threadId: thread,
+            autoLoad,
+            signer,
+            canonicalName: (name) => lookupStatic(name, true)?.descriptor.name,
+          }),
+        );
+      }
+      return capLoaded(await storeGet(thread));
+    },
+
+    clearState(threadId) {
+      if (!store) return;
+      const thread = normalizeThreadId(threadId);
+      return callStore('delete', thread, () => store!.delete(thread));
+    },
+
+    clearAllState() {
+      if (!store?.clear) return;
+      return callStore('clear', ALL_THREADS, () => store!.clear!());
+    },
+
+    getStateStats(): MaybePromise<StoreStats> {
+      if (!store?.stats) return { threadCount: 0, oldestAccessTime: null };
+      return callStore('stats', ALL_THREADS, () => store!.stats!());
+    },
+
+    cleanupNow() {
+      if (!store?.sweep) return 0;
+      return callStore('sweep', ALL_THREADS, () => store!.sweep!());
+    },
+
+    dispose() {
+      if (disposed) return;
+      disposed = true;
+      if (ownsStore && store?.dispose) return store.dispose();
+    },
+  };
+
+  function lookupStatic(name: string, fold: boolean): Lookup<TTool> {
+    return (
+      staticCatalog.byName(name) ??
+      staticCatalog.byAlias(name) ??
+      (fold ? staticCatalog.byFoldedName(name) : undefined)
+    );
+  }
+
+  // -------------------------------------------------------------------------
+  // One request
+  // -------------------------------------------------------------------------
+
+  function createRequest(requestOptions: RequestOptions<TTool, TContext>): ToolSearchRequest<TTool> {
+    const threadId = normalizeThreadId(requestOptions.threadId);
+    const requestContext = requestOptions.requestContext;
+    const requestTools = requestOptions.requestTools;
+    const requestCatalog =
+      Array.isArray(requestTools) && requestTools.length > 0 ? requestCatalogs(requestTools) : undefined;
+    const now = () => clock.now();
+
+    for (const rejected of requestCatalog?.rejected ?? []) {
+      emit({ type: 'tool-rejected', threadId, time: now(), ...rejected });
+    }
+
+    // Always-on tools: valid names, not meta-tool names, each once.
+    const alwaysOn: { name: string; entry: CatalogEntry<TTool> | undefined }[] = [];
+    {
+      const seen = new Set<string>();
+      for (const item of requestOptions.alwaysOn ?? []) {
+        const given = typeof item === 'string' ? undefined : (item as CatalogEntry<TTool> | undefined);
+        const name = typeof item === 'string' ? item : given?.descriptor?.name;
+        if (!isValidToolName(name)) {
+          emit({
+            type: 'tool-rejected',
+            threadId,
+            time: now(),
+            toolName: String(name),
+            reason: 'invalid-name',
+            message: `Always-on tool name ${JSON.stringify(String(name))} is not valid.`,
+          });
+          continue;
+        }
+        if (META_TOOL_NAMES.has(name)) {
+          emit({
+            type: 'tool-rejected',
+            threadId,
+            time: now(),
+            toolName: name,
+            reason: 'reserved-name',
+            message: `The agent's tool "${name}" was left out: the name belongs to a tool-search meta-tool, which is never replaced.`,
+          });
+          continue;
+        }
+        if (seen.has(name)) continue;
+        seen.add(name);
+        alwaysOn.push({ name, entry: given ?? lookupExact(name) });
+      }
+    }
+    const alwaysOnNames = new Set(alwaysOn.map((item) => item.name));
+
+    /** Canonical name or alias; request tools win over static ones, canonical names over aliases. */
+    function lookupExact(name: string): Lookup<TTool> {
+      return (
+        requestCatalog?.byName(name) ??
+        staticCatalog.byName(name) ??
+        requestCatalog?.byAlias(name) ??
+        staticCatalog.byAlias(name)
+      );
+    }
+
+    /** As lookupExact, then a case-insensitive match (for names a model typed). */
+    function lookupForLoad(name: string): Lookup<TTool> {
+      return lookupExact(name) ?? requestCatalog?.byFoldedName(name) ?? staticCatalog.byFoldedName(name);
+    }
+
+    const canonicalName = (name: string) => lookupForLoad(name)?.descriptor.name;
+
+    // Filter results, memoised per phase and name for the life of the request.
+    const filterMemo = new Map<string, Promise<boolean>>();
+    function allowed(name: string, tool: TTool | undefined, phase: FilterPhase): Promise<boolean> | boolean {
+      if (!filter) return true;
+      const key = `${phase}\u0000${name}`;
+      let decision = filterMemo.get(key);
+      if (!decision) {
+        decision = (async () => {
+          try {
+            return Boolean(await filter({ toolName: name, tool: tool as TTool, requestContext, phase }));
+          } catch (error) {
+            emit({ type: 'filter-error', threadId, time: now(), toolName: name, phase, error });
+            return false;
+          }
+        })();
+        filterMemo.set(key, decision);
+      }
+      return decision;
+    }
+    const entryAllowed = (entry: CatalogEntry<TTool>, phase: FilterPhase) =>
+      allowed(entry.descriptor.name, entry.tool, phase);
+
+    // Loads made in this request: visible from the next step even before the
+    // framework stores the messages ('context'), and never shared with another request.
+    const loadedThisRequest: string[] = [];
+    let records: readonly ConversationRecord[] | undefined;
+    let plan: InternalPlan<TTool> | undefined;
+    const warnedEvictions = new Set<string>();
+
+    async function currentLoadedNames(): Promise<string[]> {
+      if (store) return capLoaded(await storeGet(threadId));
+      const derived = deriveLoadedNames({ records, threadId, autoLoad, signer, canonicalName });
+      const seen = new Set(derived);
+      for (const name of loadedThisRequest) if (!seen.has(name)) derived.push(name);
+      return capLoaded(derived);
+    }
+
+    async function prepareStep(input?: StepInput): Promise<StepPlan<TTool>> {
+      if (input && Array.isArray(input.records)) records = input.records;
+      let names: string[] = [];
+      let degraded = false;
+      try {
+        names = await currentLoadedNames();
+      } catch {
+        degraded = true; // storeFailure already reported it.
+      }
+
+      const alwaysOnChecks = await Promise.all(
+        alwaysOn.map((item) => allowed(item.name, item.entry?.tool, 'active')),
+      );
+      const visibleAlwaysOn = alwaysOn.filter((_, index) => alwaysOnChecks[index]);
+
+      const candidates: CatalogEntry<TTool>[] = [];
+      const seen = new Set<string>(alwaysOnNames);
+      for (const name of names) {
+        const entry = lookupExact(name);
+        if (!entry || seen.has(entry.descriptor.name)) continue;
+        seen.add(entry.descriptor.name);
+        candidates.push(entry);
+      }
+      const checks = await Promise.all(
+        candidates.map(async (entry) => {
+          if (!store && !(await entryAllowed(entry, 'load'))) return false;
+          return entryAllowed(entry, 'active');
+        }),
+      );
+      const loaded = candidates.filter((_, index) => checks[index]);
+
+      const visible = [
+        ...offeredMetaNames,
+        ...visibleAlwaysOn.map((item) => item.name),
+        ...loaded.map((entry) => entry.descriptor.name),
+      ];
+      const byName = new Map<string, CatalogEntry<TTool> | undefined>();
+      for (const item of visibleAlwaysOn) byName.set(item.name, item.entry);
+      for (const entry of loaded) {
+        byName.set(entry.descriptor.name, entry);
+        for (const alias of entry.aliases ?? [])
+          if (!byName.has(alias) && lookupExact(alias) === entry) byName.set(alias, entry);
+      }
+      plan = { visible, byName };
+
+      const catalogCount =
+        visibleAlwaysOn.length +
+        staticCatalog.size +
+        (requestCatalog ? requestCatalog.size - requestCatalog.shadowed : 0);
+      emit({ type: 'step', threadId, time: now(), visibleCount: visible.length, catalogCount, visible });
+      return { visible, metaTools, loaded, degraded };
+    }
+
+    // -- search ---------------------------------------------------------------
+
+    const totalSize =
+      staticCatalog.size + (requestCatalog ? requestCatalog.size - requestCatalog.shadowed : 0);
+
+    async function rankedCandidates(query: string, k: number): Promise<SearchResult[]> {
+      const lists: (readonly SearchResult[])[] = [];
+      if (requestCatalog) lists.push(await requestCatalog.ranker().search(query, { topK: k, minScore }));
+      const shadowed = requestCatalog?.shadowed ?? 0;
+      const fromStatic = await staticCatalog
+        .ranker()
+        .search(query, { topK: Math.min(k + shadowed, staticCatalog.size), minScore });
+      lists.push(
+        requestCatalog ? fromStatic.filter((result) => !requestCatalog.byName(result.name)) : fromStatic,
+      );
+      const merged = lists.length === 1 ? [...lists[0]!] : lists.flat();
+      if (lists.length > 1)
+        merged.sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      return merged.slice(0, k);
+    }
+
+    async function rank(query: string): Promise<{ entry: CatalogEntry<TTool>; result: SearchResult }[]> {
+      let k = Math.min(topK, totalSize);
+      if (k === 0) return [];
+      for (;;) {
+        const raw = await rankedCandidates(query, k);
+        const found = raw
+          .map((result) => ({ result, entry: lookupExact(result.name) }))
+          .filter(
+            (item): item is { result: SearchResult; entry: CatalogEntry<TTool> } => item.entry !== undefined,
+          );
+        const checks = await Promise.all(
+          found.map(async ({ entry }) => {
+            if (!(await entryAllowed(entry, 'search'))) return false;
+            return autoLoad ? entryAllowed(entry, 'load') : true;
+          }),
+        );
+        const kept = found.filter((_, index) => checks[index]).slice(0, topK);
+        if (kept.length >= topK || raw.length < k || k >= totalSize) return kept;
+        k = Math.min(totalSize, k * 4);
+      }
+    }
+
+    async function searchTools(input: unknown): Promise<SearchToolsOutput> {
+      const parsed = parseSearchToolsInput(input);
+      if (!parsed.ok) return { results: [], message: parsed.message };
+      const started = now();
+      let ranked: { entry: CatalogEntry<TTool>; result: SearchResult }[];
+      try {
+        ranked = await rank(parsed.query);
+      } catch {
+        return {
+          results: [],
+          message: 'Tool search failed for this query. Try again, perhaps with other keywords.',
+        };
+      }
+      const results: SearchResult[] = ranked.map(({ entry, result }) => ({
+        name: entry.descriptor.name,
+        description: clip(
+          String(result.description ?? entry.descriptor.description ?? ''),
+          MAX_RESULT_DESCRIPTION_LENGTH,
+        ),
+        score: Math.round(Math.min(1, Math.max(0, Number(result.score) || 0)) * 1000) / 1000,
+      }));
+      emit({
+        type: 'search',
+        threadId,
+        time: now(),
+        query: parsed.query,
+        results,
+        durationMs: now() - started,
+      });
+      const quoted = `"${clip(parsed.query, 80)}"`;
+      if (results.length === 0) {
+        return {
+          results,
+          message: `No tools found for ${quoted}. Try other or fewer keywords (for example the object or action you need).`,
+        };
+      }
+      const names = results.map((result) => result.name).join(', ');
+      if (!autoLoad) {
+        return {
+          results,
+          message: `Found ${results.length} tool(s): ${names}. Call load_tool with the exact name(s) you need; a loaded tool can be called from your next step.`,
+        };
+      }
+      const outcome = await loadCanonical(ranked.map(({ entry }) => entry.descriptor.name));
+      if (!outcome.ok) {
+        return {
+          results,
+          loaded: [],
+          message: `Found ${results.length} tool(s): ${names}, but they could not be loaded right now (tool state is unavailable). Try again in a moment.`,
+        };
+      }
+      emit({
+        type: 'load',
+        threadId,
+        time: now(),
+        loaded: outcome.loaded,
+        alreadyLoaded: outcome.alreadyLoaded,
+        notFound: [],
+        auto: true,
+      });
+      const loaded = [...outcome.loaded, ...outcome.alreadyLoaded];
+      const output: SearchToolsOutput = {
+        results,
+        message: `Found and loaded ${results.length} tool(s): ${names}. Call them by these exact names from your next step.`,
+        loaded,
+      };
+      return sign(SEARCH_TOOLS_NAME, output);
+    }
+
+    // -- load -----------------------------------------------------------------
+
+    type LoadOutcome =
+      | { ok: true; loaded: string[]; alreadyLoaded: string[] }
+      | { ok: false; error: ToolSearchError };
+
+    /** Loads canonical names already found and allowed. */
+    async function loadCanonical(names: readonly string[]): Promise<LoadOutcome> {
+      let current: string[];
+      try {
+        current = await currentLoadedNames();
+      } catch (error) {
+        return { ok: false, error: error as ToolSearchError };
+      }
+      const present = new Set([...current, ...alwaysOnNames]);
+      const loaded: string[] = [];
+      const alreadyLoaded: string[] = [];
+      for (const name of names) {
+        if (present.has(name)) alreadyLoaded.push(name);
+        else if (!loaded.includes(name)) loaded.push(name);
+      }
+      if (loaded.length > 0) {
+        if (store) {
+          try {
+            await storeAdd(threadId, loaded);
+          } catch (error) {
+            return { ok: false, error: error as ToolSearchError };
+          }
+        } else if (maxLoadedTools !== undefined) {
+          const after = [...current, ...loaded];
+          const evicted = after
+            .slice(0, Math.max(0, after.length - maxLoadedTools))
+            .filter((name) => !warnedEvictions.has(name));
+          for (const name of evicted) warnedEvictions.add(name);
+          if (evicted.length > 0)
+            emit({ type: 'evict', threadId, time: now(), toolNames: evicted, reason: 'max-loaded-tools' });
+        }
+        for (const name of loaded) if (!loadedThisRequest.includes(name)) loadedThisRequest.push(name);
+      }
+      return { ok: true, loaded, alreadyLoaded };
+    }
+
+    async function suggestionsFor(name: string): Promise<string[]> {
+      const pool = new Set<string>(staticCatalog.names());
+      if (requestCatalog) for (const candidate of requestCatalog.names()) pool.add(candidate);
+      const close = suggestToolNames(name, pool, 10);
+      const checks = await Promise.all(
+        close.map((candidate) => {
+          const entry = lookupExact(candidate);
+          return entry ? entryAllowed(entry, 'load') : false;
+        }),
+      );
+      return close.filter((_, index) => checks[index]).slice(0, 3);
+    }
+
+    async function loadTool(input: unknown): Promise<LoadToolOutput> {
+      const parsed = parseLoadToolInput(input);
+      if (!parsed.ok) return { success: false, message: parsed.message };
+
+      const notFound: string[] = [];
+      const canonical: string[] = [];
+      const found = parsed.names.map((name) => ({ name, entry: lookupForLoad(name) }));
+      const checks = await Promise.all(
+        found.map(({ entry }) => (entry ? entryAllowed(entry, 'load') : false)),
+      );
+      found.forEach(({ name, entry }, index) => {
+        // A denied tool is reported exactly like an unknown one: its existence does not leak.
+        if (!entry || !checks[index]) notFound.push(name);
+        else if (!canonical.includes(entry.descriptor.name)) canonical.push(entry.descriptor.name);
+      });
+
+      const outcome =
+        canonical.length > 0
+          ? await loadCanonical(canonical)
+          : { ok: true as const, loaded: [], alreadyLoaded: [] };
+      if (!outcome.ok) {
+        return {
+          success: false,
+          message:
+            'Tools could not be loaded right now (tool state is unavailable). Try again in a moment; nothing was loaded.',
+          ...(parsed.single ? { toolName: clip(parsed.names[0]!, 100) } : {}),
+        };
+      }
+      const { loaded, alreadyLoaded } = outcome;
+      emit({ type: 'load', threadId, time: now(), loaded, alreadyLoaded, notFound, auto: false });
+
+      const suggestions: string[] = [];
+      for (const name of notFound.slice(0, 3)) {
+        for (const suggestion of await suggestionsFor(name))
+          if (!suggestions.includes(suggestion)) suggestions.push(suggestion);
+      }
+      const shownNotFound = notFound.map((name) => clip(name, 100));
+
+      if (parsed.single && parsed.names.length === 1) {
+        const asked = shownNotFound[0];
+        if (asked !== undefined) {
+          return {
+            success: false,
+            message:
+              `Tool "${asked}" not found.` +
+              (suggestions.length > 0
+                ? ` Did you mean: ${suggestions.slice(0, 3).join(', ')}? Call load_tool with one of these exact names.`
+                : ' Use search_tools to find available tools.'),
+            toolName: asked,
+            notFound: shownNotFound,
+            ...(suggestions.length > 0 ? { suggestions: suggestions.slice(0, 3) } : {}),
+          };
+        }
+        const name = (loaded[0] ?? alreadyLoaded[0])!;
+        return sign(LOAD_TOOL_NAME, {
+          success: true,
+          message:
+            loaded.length > 0
+              ? `Tool "${name}" loaded. You can call it from your next step.`
+              : `Tool "${name}" is already loaded and available.`,
+          toolName: name,
+          ...(loaded.length > 0 ? { loaded } : { alreadyLoaded }),
+        });
+      }
+
+      const parts: string[] = [];
+      if (loaded.length > 0) parts.push(`Loaded: ${loaded.join(', ')}; callable from your next step`);
+      if (alreadyLoaded.length > 0) parts.push(`Already loaded: ${alreadyLoaded.join(', ')}`);
+      if (shownNotFound.length > 0) {
+        parts.push(
+          `Not found: ${shownNotFound.join(', ')}` +
+            (suggestions.length > 0
+              ? ` (did you mean: ${suggestions.join(', ')}?)`
+              : ' (use search_tools to find the exact names)'),
+        );
+      }
+      return sign(LOAD_TOOL_NAME, {
+        success: notFound.length === 0,
+        message: parts.join(' | '),
+        loadedCount: loaded.length,
+        ...(loaded.length > 0 ? { loaded } : {}),
+        ...(notFound.length > 0 ? { notFound: shownNotFound } : {}),
+        ...(alreadyLoaded.length > 0 ? { alreadyLoaded } : {}),
+        ...(suggestions.length > 0 ? { suggestions } : {}),
+      });
+    }
+
+    function sign<T extends SearchToolsOutput | LoadToolOutput>(metaToolName: string, output: T): T {
+      if (!signer) return output;
+      const names = activatedNames(metaToolName, output);
+      if (names.length === 0) return output;
+      return { ...output, receipt: signer.sign(threadId, metaToolName, names) };
+    }
+
+    // -- guard ----------------------------------------------------------------
+
+    async function guard(toolName: string): Promise<GuardDecision> {
+      if (!plan) await prepareStep();
+      const current = plan!;
+      if (typeof toolName === 'string') {
+        if (offeredMetaNames.includes(toolName) || current.byName.has(toolName)) return { allowed: true };
+      }
+      const name = typeof toolName === 'string' ? toolName : String(toolName);
+      const shown = clip(name, 100);
+      const deny = (reason: 'not-loaded' | 'filtered' | 'unknown-tool', message: string): GuardDecision => {
+        emit({ type: 'deny', threadId, time: now(), toolName: name, reason });
+        return { allowed: false, message };
+      };
+      const unavailable = `Tool "${shown}" is not available, so it was not run. Call search_tools with keywords for what you need to find a tool that can do it.`;
+      if (name === LOAD_TOOL_NAME && autoLoad) {
+        return deny(
+          'unknown-tool',
+          'load_tool is not needed here: search_tools loads the tools it finds automatically. Call the found tools by name from your next step.',
+        );
+      }
+      const entry = typeof toolName === 'string' ? lookupExact(toolName) : undefined;
+      if (!entry) return deny('unknown-tool', unavailable);
+      if (!(await entryAllowed(entry, 'load')) || !(await entryAllowed(entry, 'active')))
+        return deny('filtered', unavailable);
+      const canonical = entry.descriptor.name;
+      if (loadedThisRequest.includes(canonical)) {
+        return deny(
+          'not-loaded',
+          `Tool "${canonical}" was just loaded; it can be called from your next step, not in the step that loaded it. Call it again now.`,
+        );
+      }
+      return deny(
+        'not-loaded',
+        autoLoad
+          ? `Tool "${canonical}" is not loaded, so it was not run. Call search_tools with keywords for what you need; the tools it finds are loaded and can be called from your next step.`
+          : `Tool "${canonical}" is not loaded, so it was not run. Call search_tools with keywords for what you need, then load_tool with the exact name; the tool can be called from your next step.`,
+      );
+    }
+
+    function resolve(toolName: string): CatalogEntry<TTool> | undefined {
+      return typeof toolName === 'string' ? plan?.byName.get(toolName) : undefined;
+    }
+
+    return { threadId, prepareStep, searchTools, loadTool, guard, resolve };
+  }
+
+  return engine;
+}
+
+interface RejectedTool {
+  readonly toolName: string;
+  readonly reason: 'invalid-name' | 'reserved-name' | 'duplicate-name' | 'alias-conflict';
+  readonly message: string;
+}
+
+type RequestCatalog<TTool> = Catalog<TTool> & {
+  readonly rejected: readonly RejectedTool[];
+  readonly shadowed: number;
+};
+
+interface InternalPlan<TTool> {
+  readonly visible: readonly string[];
+  /** Visible names and the aliases of visible tools → entries (undefined for always-on names given without an entry). */
+  readonly byName: ReadonlyMap<string, CatalogEntry<TTool> | undefined>;
+}

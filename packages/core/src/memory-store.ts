@@ -1,0 +1,173 @@
+import { systemClock } from './clock';
+import { ToolSearchError } from './errors';
+import type { Clock, LoadStateStore, StoreStats } from './types';
+
+export type MemoryStoreEvictReason = 'ttl' | 'max-threads' | 'cleared';
+
+export interface MemoryStoreOptions {
+  /** Milliseconds a thread lives after its last read or add (default one hour; 0 disables expiry). */
+  readonly ttl?: number;
+  /** Cap on threads; the least recently used is evicted first (default 10,000). */
+  readonly maxThreads?: number;
+  readonly clock?: Clock;
+  /** Told about every thread that leaves the store: expired, evicted, deleted or cleared ('cleared'). */
+  readonly onEvict?: (threadId: string, toolNames: readonly string[], reason: MemoryStoreEvictReason) => void;
+}
+
+/** The in-memory store, with the optional capabilities all present. */
+export interface MemoryStore extends LoadStateStore {
+  get(threadId: string): readonly string[];
+  add(threadId: string, names: readonly string[]): readonly string[];
+  delete(threadId: string): void;
+  remove(threadId: string, names: readonly string[]): readonly string[];
+  clear(): void;
+  sweep(): number;
+  stats(): StoreStats;
+  dispose(): void;
+}
+
+interface ThreadState {
+  readonly names: string[];
+  readonly set: Set<string>;
+  lastAccess: number;
+}
+
+export const DEFAULT_TTL = 3_600_000;
+export const DEFAULT_MAX_THREADS = 10_000;
+
+/** How often the sweep runs for a given TTL: half the TTL, between one second and one minute. */
+export function sweepInterval(ttl: number): number {
+  return Math.min(60_000, Math.max(1_000, Math.floor(ttl / 2)));
+}
+
+/**
+ * Load state in a `Map` (so `__proto__` or `constructor` are ordinary thread ids).
+ * The map is kept in access order (a read or add moves the thread to the end),
+ * so LRU eviction and the TTL sweep only touch the threads they remove.
+ */
+export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore {
+  const ttl = options.ttl ?? DEFAULT_TTL;
+  const maxThreads = options.maxThreads ?? DEFAULT_MAX_THREADS;
+  const clock = options.clock ?? systemClock;
+  if (typeof ttl !== 'number' || !(ttl >= 0) || ttl === Number.POSITIVE_INFINITY) {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      `ttl must be a finite number of milliseconds >= 0, got ${ttl}`,
+    );
+  }
+  if (!Number.isInteger(maxThreads) || maxThreads < 1) {
+    throw new ToolSearchError('INVALID_OPTIONS', `maxThreads must be an integer >= 1, got ${maxThreads}`);
+  }
+
+  const threads = new Map<string, ThreadState>();
+  let cancelSweep: (() => void) | undefined =
+    ttl > 0 ? clock.setInterval(() => sweep(), sweepInterval(ttl)) : undefined;
+
+  const notify = (threadId: string, names: readonly string[], reason: MemoryStoreEvictReason) => {
+    if (!options.onEvict) return;
+    try {
+      options.onEvict(threadId, names, reason);
+    } catch {
+      // A listener's failure is its own: the store stays consistent.
+    }
+  };
+
+  const isExpired = (state: ThreadState, now: number) => ttl > 0 && now - state.lastAccess >= ttl;
+
+  /** The live state of a thread, moved to the most recently used end; expired state is dropped. */
+  const touch = (threadId: string): ThreadState | undefined => {
+    const state = threads.get(threadId);
+    if (!state) return undefined;
+    const now = clock.now();
+    threads.delete(threadId);
+    if (isExpired(state, now)) {
+      notify(threadId, state.names, 'ttl');
+      return undefined;
+    }
+    state.lastAccess = now;
+    threads.set(threadId, state);
+    return state;
+  };
+
+  const sweep = (): number => {
+    if (ttl <= 0) return 0;
+    const now = clock.now();
+    let removed = 0;
+    // Oldest first: stop at the first thread that is still alive.
+    for (const [threadId, state] of threads) {
+      if (!isExpired(state, now)) break;
+      threads.delete(threadId);
+      removed++;
+      notify(threadId, state.names, 'ttl');
+    }
+    return removed;
+  };
+
+  const key = (threadId: string) => String(threadId);
+
+  return {
+    get(threadId) {
+      const state = touch(key(threadId));
+      return state ? [...state.names] : [];
+    },
+    add(threadId, names) {
+      const id = key(threadId);
+      let state = touch(id);
+      if (!state) {
+        state = { names: [], set: new Set(), lastAccess: clock.now() };
+        threads.set(id, state);
+        while (threads.size > maxThreads) {
+          const oldest = threads.entries().next().value;
+          if (!oldest) break;
+          threads.delete(oldest[0]);
+          notify(oldest[0], oldest[1].names, 'max-threads');
+        }
+      }
+      for (const name of names) {
+        if (typeof name !== 'string' || state.set.has(name)) continue;
+        state.set.add(name);
+        state.names.push(name);
+      }
+      return [...state.names];
+    },
+    delete(threadId) {
+      const id = key(threadId);
+      const state = threads.get(id);
+      if (!state) return;
+      threads.delete(id);
+      notify(id, state.names, 'cleared');
+    },
+    remove(threadId, names) {
+      const id = key(threadId);
+      const state = touch(id);
+      if (!state) return [];
+      const drop = new Set(names);
+      const kept = state.names.filter((name) => !drop.has(name));
+      state.names.length = 0;
+      state.names.push(...kept);
+      for (const name of drop) state.set.delete(name);
+      return [...kept];
+    },
+    clear() {
+      const all = [...threads];
+      threads.clear();
+      for (const [threadId, state] of all) notify(threadId, state.names, 'cleared');
+    },
+    sweep,
+    stats() {
+      // Expired threads not yet swept do not count. Access order means they lead the map.
+      const now = clock.now();
+      let expired = 0;
+      for (const state of threads.values()) {
+        if (!isExpired(state, now))
+          return { threadCount: threads.size - expired, oldestAccessTime: state.lastAccess };
+        expired++;
+      }
+      return { threadCount: 0, oldestAccessTime: null };
+    },
+    dispose() {
+      cancelSweep?.();
+      cancelSweep = undefined;
+    },
+  };
+}
