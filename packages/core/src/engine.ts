@@ -243,7 +243,13 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
 
   /** Adds names and applies maxLoadedTools; returns the names it evicted. */
   async function storeAdd(threadId: string, names: readonly string[]): Promise<string[]> {
-    const after = sanitizeNames(await callStore('add', threadId, () => store!.add(threadId, names)), 'add');
+    const added = await callStore('add', threadId, () => store!.add(threadId, names));
+    let after: string[];
+    try {
+      after = sanitizeNames(added, 'add');
+    } catch (error) {
+      throw storeFailure('add', threadId, error);
+    }
     if (maxLoadedTools === undefined || after.length <= maxLoadedTools) return [];
     const evicted = after.slice(0, after.length - maxLoadedTools);
     if (store!.remove) {

@@ -113,6 +113,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     add(threadId, names) {
       const id = key(threadId);
       let state = touch(id);
+      if (!state && !names.some((name) => typeof name === 'string')) return [];
       if (!state) {
         state = { names: [], set: new Set(), lastAccess: clock.now() };
         threads.set(id, state);

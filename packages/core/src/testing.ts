@@ -5,3 +5,5 @@
 export type { FakeClock } from './clock';
 export { createFakeClock } from './clock';
 export { sampleCatalog, sampleTools } from './testing/sample-tools';
+export type { StoreContractContext, StoreContractOptions } from './testing/store-contract';
+export { describeStoreContract, oddIds } from './testing/store-contract';
