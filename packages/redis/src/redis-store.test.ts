@@ -1,0 +1,332 @@
+import { ToolSearchError } from '@tool-search/core';
+import { createClient } from 'redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ageKeys } from '../test/age-keys';
+import { closeClients, commandStats, connectClient, countRoundTrips, type TestClient } from '../test/clients';
+import { type RedisServer, startRedisServer } from '../test/redis-server';
+import { createRedisStore, DEFAULT_TTL, escapeGlob } from './redis-store';
+
+let server: RedisServer;
+let client: TestClient;
+let other: TestClient;
+let admin: TestClient;
+let prefixes = 0;
+/** A key prefix of its own for each test, so tests share one server without seeing each other. */
+const freshPrefix = () => `test-${++prefixes}:`;
+
+beforeAll(async () => {
+  server = await startRedisServer();
+  [client, other, admin] = await Promise.all([
+    connectClient(server.url),
+    connectClient(server.url),
+    connectClient(server.url),
+  ]);
+});
+
+afterAll(async () => {
+  await closeClients();
+  await server?.dispose();
+});
+
+async function expectCode(promise: Promise<unknown>, code: string) {
+  const error = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  expect(ToolSearchError.isInstance(error), `expected a ToolSearchError, got ${String(error)}`).toBe(true);
+  expect((error as ToolSearchError).code).toBe(code);
+  return error as ToolSearchError;
+}
+
+describe('createRedisStore: load state', () => {
+  it('keeps load order without duplicates and answers [] for an unknown thread', async () => {
+    const store = createRedisStore({ client, keyPrefix: freshPrefix() });
+    expect(await store.get('t')).toEqual([]);
+    expect(await store.add('t', ['b', 'a', 'b'])).toEqual(['b', 'a']);
+    expect(await store.add('t', ['c', 'a', 'd'])).toEqual(['b', 'a', 'c', 'd']);
+    expect(await store.get('t')).toEqual(['b', 'a', 'c', 'd']);
+    expect(await store.get('someone-else')).toEqual([]);
+  });
+
+  it('stores one sorted set per thread, under the key prefix, expiring after ttl', async () => {
+    const keyPrefix = freshPrefix();
+    const store = createRedisStore({ client, keyPrefix, ttl: 60_000 });
+    await store.add('thread-1', ['x', 'y']);
+    expect(await admin.type(`${keyPrefix}thread-1`)).toBe('zset');
+    expect(await admin.zRange(`${keyPrefix}thread-1`, 0, -1)).toEqual(['x', 'y']);
+    const pttl = await admin.pTTL(`${keyPrefix}thread-1`);
+    expect(pttl).toBeGreaterThan(59_000);
+    expect(pttl).toBeLessThanOrEqual(60_000);
+    expect(await admin.exists(`${keyPrefix}thread-2`)).toBe(0);
+  });
+
+  it('uses one hour as the default ttl', async () => {
+    const keyPrefix = freshPrefix();
+    await createRedisStore({ client, keyPrefix }).add('t', ['a']);
+    expect(DEFAULT_TTL).toBe(3_600_000);
+    expect(await admin.pTTL(`${keyPrefix}t`)).toBeGreaterThan(DEFAULT_TTL - 1_000);
+  });
+
+  it('refreshes the expiry on get, add and remove (never on a thread that does not exist)', async () => {
+    const keyPrefix = freshPrefix();
+    const key = `${keyPrefix}t`;
+    const store = createRedisStore({ client, keyPrefix, ttl: 60_000 });
+    await store.add('t', ['a', 'b']);
+    for (const touch of [() => store.get('t'), () => store.add('t', []), () => store.remove('t', ['nope'])]) {
+      await ageKeys(admin, keyPrefix, 50_000);
+      expect(await admin.pTTL(key)).toBeLessThanOrEqual(10_000);
+      await touch();
+      expect(await admin.pTTL(key)).toBeGreaterThan(59_000);
+    }
+    expect(await store.get('ghost')).toEqual([]);
+    expect(await store.add('ghost', [])).toEqual([]);
+    expect(await admin.exists(`${keyPrefix}ghost`)).toBe(0);
+  });
+
+  it('forgets a thread once Redis expires its key (a real, 150 ms expiry)', async () => {
+    const keyPrefix = freshPrefix();
+    const store = createRedisStore({ client, keyPrefix, ttl: 150 });
+    await store.add('t', ['a']);
+    expect(await store.get('t')).toEqual(['a']);
+    const started = performance.now();
+    while ((await admin.exists(`${keyPrefix}t`)) === 1) {
+      expect(performance.now() - started).toBeLessThan(2_000);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(await store.get('t')).toEqual([]);
+    expect((await store.stats()).threadCount).toBe(0);
+  });
+
+  it('with ttl 0 keys never expire, and the last access is not known', async () => {
+    const keyPrefix = freshPrefix();
+    const store = createRedisStore({ client, keyPrefix, ttl: 0 });
+    await store.add('t', ['a']);
+    await store.get('t');
+    expect(await admin.pTTL(`${keyPrefix}t`)).toBe(-1);
+    expect(await store.stats()).toEqual({ threadCount: 1, oldestAccessTime: null });
+  });
+
+  it('removes names, keeps the order of the rest, appends later loads after them', async () => {
+    const keyPrefix = freshPrefix();
+    const store = createRedisStore({ client, keyPrefix });
+    await store.add('t', ['a', 'b', 'c', 'd']);
+    expect(await store.remove('t', ['b', 'd', 'missing'])).toEqual(['a', 'c']);
+    expect(await store.add('t', ['b', 'e'])).toEqual(['a', 'c', 'b', 'e']);
+    expect(await store.remove('t', ['a', 'c', 'b', 'e'])).toEqual([]);
+    expect(await admin.exists(`${keyPrefix}t`)).toBe(0);
+    expect(await store.remove('never-seen', ['a'])).toEqual([]);
+  });
+
+  it('deletes one thread and leaves the others', async () => {
+    const store = createRedisStore({ client, keyPrefix: freshPrefix() });
+    await store.add('a', ['x']);
+    await store.add('b', ['y']);
+    await store.delete('a');
+    await store.delete('never-seen');
+    expect(await store.get('a')).toEqual([]);
+    expect(await store.get('b')).toEqual(['y']);
+  });
+
+  it('treats odd thread ids and names as plain strings', async () => {
+    const store = createRedisStore({ client, keyPrefix: freshPrefix() });
+    const names = [
+      '__proto__',
+      'constructor',
+      'tool with spaces',
+      'wetter-☀️',
+      '*',
+      '[a]',
+      '',
+      'x'.repeat(10_000),
+    ];
+    for (const threadId of ['__proto__', 'constructor', '*', 'ünïcödé 🧵', '']) {
+      expect(await store.add(threadId, names)).toEqual(names);
+      expect(await store.get(threadId)).toEqual(names);
+    }
+    expect((await store.stats()).threadCount).toBe(5);
+  });
+
+  it('ignores names that are not strings, and refuses names that are not a list', async () => {
+    const store = createRedisStore({ client, keyPrefix: freshPrefix() });
+    expect(await store.add('t', ['a', 1, null, 'b'] as unknown as string[])).toEqual(['a', 'b']);
+    await expectCode(store.add('t', 'a' as unknown as string[]), 'INVALID_INPUT');
+    await expectCode(store.remove('t', undefined as unknown as string[]), 'INVALID_INPUT');
+  });
+});
+
+describe('createRedisStore: several processes at once', () => {
+  it('loses nothing and duplicates nothing when two clients add into one thread in parallel', async () => {
+    const keyPrefix = freshPrefix();
+    const first = createRedisStore({ client, keyPrefix });
+    const second = createRedisStore({ client: other, keyPrefix });
+    const names = Array.from({ length: 200 }, (_, index) => `tool_${index}`);
+    // 400 adds in flight at once, overlapping: each name is added by both clients, in different orders.
+    const answers = await Promise.all([
+      ...names.map((name, index) => first.add('shared', [name, names[(index + 7) % names.length]!])),
+      ...names.map((name, index) => second.add('shared', [names[names.length - 1 - index]!, name])),
+    ]);
+    const final = await first.get('shared');
+    expect(final).toHaveLength(names.length);
+    expect(new Set(final)).toEqual(new Set(names));
+    // Loading only appends: every answer is a prefix of the final order.
+    for (const answer of answers) expect(final.slice(0, answer.length)).toEqual(answer);
+    expect(await second.get('shared')).toEqual(final);
+    // Each name got its own place in the order: scores 1..200, none shared (a read-then-write
+    // add racing with another would hand out the same score twice).
+    const scores = (await admin.zRangeWithScores(`${keyPrefix}shared`, 0, -1)).map((entry) => entry.score);
+    expect(scores).toEqual(names.map((_, index) => index + 1));
+  });
+
+  it('sees what another client loaded on its next read', async () => {
+    const keyPrefix = freshPrefix();
+    const first = createRedisStore({ client, keyPrefix });
+    const second = createRedisStore({ client: other, keyPrefix });
+    await first.add('t', ['a']);
+    expect(await second.get('t')).toEqual(['a']);
+    await second.add('t', ['b']);
+    expect(await first.get('t')).toEqual(['a', 'b']);
+  });
+});
+
+describe('createRedisStore: stats and clear', () => {
+  it('counts only its own threads and derives the oldest access from the remaining expiry', async () => {
+    const keyPrefix = freshPrefix();
+    let now = 1_700_000_000_000;
+    const store = createRedisStore({ client, keyPrefix, ttl: 60_000, clock: { now: () => now } });
+    expect(await store.stats()).toEqual({ threadCount: 0, oldestAccessTime: null });
+    await store.add('old', ['a']);
+    await ageKeys(admin, keyPrefix, 20_000);
+    now += 20_000;
+    await store.add('new', ['b']);
+    await admin.set(`${keyPrefix}not-a-thread`, 'a string under the same prefix');
+    await createRedisStore({ client, keyPrefix: `${keyPrefix}x` }).add('t', ['c']);
+    const stats = await store.stats();
+    expect(stats.threadCount).toBe(3); // old, new, and `${keyPrefix}xt` (its prefix extends ours)
+    expect(stats.oldestAccessTime).not.toBeNull();
+    // Real time passes between the writes and the PTTL reads: allow a second of it.
+    expect(Math.abs(stats.oldestAccessTime! - (now - 20_000))).toBeLessThan(1_000);
+  });
+
+  it('escapes glob characters of the prefix in SCAN', async () => {
+    const keyPrefix = `glob*[x]?-${++prefixes}:`;
+    const store = createRedisStore({ client, keyPrefix });
+    await store.add('t', ['a']);
+    await admin.zAdd(`glob-other-${prefixes}:t`, { score: 1, value: 'a' });
+    await admin.zAdd(keyPrefix.replace('*', 'ANY'), { score: 1, value: 'a' });
+    expect(escapeGlob('a*b?[c]\\')).toBe('a\\*b\\?\\[c\\]\\\\');
+    expect((await store.stats()).threadCount).toBe(1);
+    await store.clear();
+    expect(await admin.exists(`glob-other-${prefixes}:t`)).toBe(1);
+    expect(await admin.exists(keyPrefix.replace('*', 'ANY'))).toBe(1);
+  });
+
+  it('clears thousands of threads page by page with SCAN, never KEYS, and nothing outside its prefix', async () => {
+    const keyPrefix = freshPrefix();
+    const store = createRedisStore({ client, keyPrefix });
+    const neighbour = createRedisStore({ client, keyPrefix: freshPrefix() });
+    await neighbour.add('t', ['kept']);
+    await admin.set(`${keyPrefix}config`, 'not ours to delete');
+    const threads = Array.from({ length: 2_500 }, (_, index) => `thread-${index}`);
+    await Promise.all(threads.map((threadId) => store.add(threadId, ['a', 'b'])));
+    const before = await commandStats(admin);
+    expect((await store.stats()).threadCount).toBe(2_500);
+    await store.clear();
+    const after = await commandStats(admin);
+    expect(after.get('keys') ?? 0).toBe(before.get('keys') ?? 0);
+    expect((after.get('scan') ?? 0) - (before.get('scan') ?? 0)).toBeGreaterThan(2);
+    expect((await store.stats()).threadCount).toBe(0);
+    expect(await store.get('thread-7')).toEqual([]);
+    expect(await neighbour.get('t')).toEqual(['kept']);
+    expect(await admin.get(`${keyPrefix}config`)).toBe('not ours to delete');
+  });
+});
+
+describe('createRedisStore: round trips', () => {
+  it('makes one round trip per get, add, remove and delete once its scripts are cached', async () => {
+    await admin.scriptFlush();
+    const counted = countRoundTrips(client);
+    const store = createRedisStore({ client: counted.client, keyPrefix: freshPrefix() });
+    // The first use of each script after a flush (or a server restart) sends its source once.
+    expect(await store.get('t')).toEqual([]);
+    expect(counted.commands).toEqual(['EVALSHA', 'EVAL']);
+    await store.add('t', ['a']);
+    await store.remove('t', ['a']);
+    counted.reset();
+
+    const before = await commandStats(admin);
+    expect(await store.get('t')).toEqual([]);
+    expect(counted.reset()).toEqual(['EVALSHA']);
+    await store.add('t', ['a', 'b']);
+    expect(counted.reset()).toEqual(['EVALSHA']);
+    await store.remove('t', ['a']);
+    expect(counted.reset()).toEqual(['EVALSHA']);
+    await store.delete('t');
+    expect(counted.reset()).toEqual(['UNLINK']);
+    const after = await commandStats(admin);
+    // The server agrees: four commands, three of them scripts (commandstats lists them as evalsha).
+    expect((after.get('evalsha') ?? 0) - (before.get('evalsha') ?? 0)).toBe(3);
+    expect((after.get('unlink') ?? 0) - (before.get('unlink') ?? 0)).toBe(1);
+  });
+});
+
+describe('createRedisStore: misuse', () => {
+  it('refuses bad options with INVALID_OPTIONS', () => {
+    const bad = [
+      {},
+      { client: {} },
+      { client, keyPrefix: '' },
+      { client, ttl: -1 },
+      { client, ttl: Number.NaN },
+      { client, ttl: Number.POSITIVE_INFINITY },
+      { client, commandTimeoutMs: 0 },
+      { client, commandTimeoutMs: Number.POSITIVE_INFINITY },
+    ];
+    for (const options of bad) {
+      let error: unknown;
+      try {
+        createRedisStore(options as never);
+      } catch (caught) {
+        error = caught;
+      }
+      expect((error as ToolSearchError | undefined)?.code, JSON.stringify(options)).toBe('INVALID_OPTIONS');
+    }
+    let missing: unknown;
+    try {
+      createRedisStore(undefined as never);
+    } catch (caught) {
+      missing = caught;
+    }
+    expect((missing as ToolSearchError).code).toBe('INVALID_OPTIONS');
+  });
+
+  it('fails with STORE_UNAVAILABLE, at once, on a client that was never connected', async () => {
+    const idle = createClient({ url: server.url });
+    const store = createRedisStore({ client: idle });
+    const started = performance.now();
+    const error = await expectCode(store.get('t'), 'STORE_UNAVAILABLE');
+    expect(error.message).toMatch(/connect/);
+    expect(performance.now() - started).toBeLessThan(50);
+  });
+
+  it('reports a key of another type under its prefix as STORE_UNAVAILABLE with the cause', async () => {
+    const keyPrefix = freshPrefix();
+    await admin.set(`${keyPrefix}t`, 'a string');
+    const store = createRedisStore({ client, keyPrefix });
+    const error = await expectCode(store.get('t'), 'STORE_UNAVAILABLE');
+    expect(String((error.cause as Error).message)).toMatch(/WRONGTYPE/);
+    await expectCode(store.add('t', ['a']), 'STORE_UNAVAILABLE');
+    expect(await admin.get(`${keyPrefix}t`)).toBe('a string');
+  });
+
+  it('after dispose fails with DISPOSED and leaves the client open', async () => {
+    const store = createRedisStore({ client, keyPrefix: freshPrefix() });
+    await store.add('t', ['a']);
+    store.dispose();
+    store.dispose();
+    await expectCode(store.get('t'), 'DISPOSED');
+    await expectCode(store.add('t', ['b']), 'DISPOSED');
+    await expectCode(store.stats(), 'DISPOSED');
+    expect(client.isReady).toBe(true);
+    expect(await client.ping()).toBe('PONG');
+  });
+});
