@@ -1,38 +1,738 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  brokenStore,
+  catalogOrderRanker,
+  entry,
+  type FakeTool,
+  harness,
+} from './__fixtures__/engine-fixtures';
 import { createFakeClock } from './clock';
 import { createToolSearchEngine } from './engine';
+import { ToolSearchError } from './errors';
+import { createMemoryStore } from './memory-store';
 import { sampleCatalog } from './testing/sample-tools';
-import type { ToolSearchEvent } from './types';
+import type { CatalogEntry, RankerFactory, ToolFilter } from './types';
 
-describe('createToolSearchEngine: search → load → call', () => {
-  it('shows meta-tools, then always-on, then loaded tools from the next step', async () => {
-    const events: ToolSearchEvent[] = [];
-    const engine = createToolSearchEngine({
-      catalog: sampleCatalog(),
-      clock: createFakeClock(),
-      onEvent: (e) => events.push(e),
-    });
+function expectCode(run: () => unknown, code: string) {
+  try {
+    run();
+  } catch (error) {
+    expect(ToolSearchError.isInstance(error)).toBe(true);
+    expect((error as ToolSearchError).code).toBe(code);
+    return;
+  }
+  expect.unreachable(`expected a ToolSearchError ${code}`);
+}
+
+describe('steps: what the model is sent', () => {
+  it('sends meta-tools, then always-on tools, then loaded tools from the next step', async () => {
+    const { engine, eventsOf } = harness();
     const request = engine.startRequest({ threadId: 't1', alwaysOn: ['clock'] });
 
     const first = await request.prepareStep();
     expect(first.visible).toEqual(['search_tools', 'load_tool', 'clock']);
+    expect(first.metaTools.map((tool) => tool.name)).toEqual(['search_tools', 'load_tool']);
     expect(first.degraded).toBe(false);
 
     const found = await request.searchTools({ query: 'weather forecast' });
     expect(found.results.map((result) => result.name)).toContain('getForecast');
-
     expect((await request.guard('getForecast')).allowed).toBe(false);
-    const loaded = await request.loadTool({ toolName: 'getForecast' });
-    expect(loaded).toMatchObject({ success: true, toolName: 'getForecast', loaded: ['getForecast'] });
 
+    expect(await request.loadTool({ toolName: 'getForecast' })).toMatchObject({
+      success: true,
+      toolName: 'getForecast',
+      loaded: ['getForecast'],
+    });
     const second = await request.prepareStep();
     expect(second.visible).toEqual(['search_tools', 'load_tool', 'clock', 'getForecast']);
-    expect(second.loaded.map((entry) => entry.tool)).toEqual([{ name: 'getForecast' }]);
+    expect(second.loaded.map((loaded) => loaded.tool)).toEqual([{ name: 'getForecast' }]);
     expect(await request.guard('getForecast')).toEqual({ allowed: true });
     expect(request.resolve('getForecast')?.descriptor.name).toBe('getForecast');
 
-    const step = events.filter((event) => event.type === 'step').at(-1);
-    expect(step).toMatchObject({ visibleCount: 4, catalogCount: 13 });
+    expect(eventsOf('step').at(-1)).toMatchObject({ visibleCount: 4, catalogCount: 13, threadId: 't1' });
+  });
+
+  it('only appends: every step is a prefix of the next', async () => {
+    const { engine } = harness();
+    const request = engine.startRequest({ threadId: 't', alwaysOn: ['a', 'b'] });
+    const steps: (readonly string[])[] = [(await request.prepareStep()).visible];
+    for (const names of [['send_email'], ['getWeather', 'refund_payment'], ['upload_file'], ['send_email']]) {
+      await request.loadTool({ toolNames: names });
+      steps.push((await request.prepareStep()).visible);
+    }
+    for (let index = 1; index < steps.length; index++) {
+      expect(steps[index]!.slice(0, steps[index - 1]!.length)).toEqual(steps[index - 1]);
+    }
+    expect(steps.at(-1)).toEqual([
+      'search_tools',
+      'load_tool',
+      'a',
+      'b',
+      'send_email',
+      'getWeather',
+      'refund_payment',
+      'upload_file',
+    ]);
+  });
+
+  it('shows a loaded tool that is also always-on once, in its always-on place', async () => {
+    const { engine } = harness();
+    const request = engine.startRequest({ alwaysOn: ['getWeather'] });
+    expect(await request.loadTool({ toolName: 'getWeather' })).toMatchObject({
+      success: true,
+      alreadyLoaded: ['getWeather'],
+    });
+    expect((await request.prepareStep()).visible).toEqual(['search_tools', 'load_tool', 'getWeather']);
+  });
+
+  it('never lets an always-on tool replace a meta-tool', async () => {
+    const { engine, eventsOf } = harness();
+    const request = engine.startRequest({ alwaysOn: ['search_tools', 'mine', 'mine', ''] });
+    expect((await request.prepareStep()).visible).toEqual(['search_tools', 'load_tool', 'mine']);
+    expect(eventsOf('tool-rejected').map((event) => [event.toolName, event.reason])).toEqual([
+      ['search_tools', 'reserved-name'],
+      ['', 'invalid-name'],
+    ]);
+  });
+
+  it('always-on entries resolve to their own tool and are filtered with it', async () => {
+    const filter = vi.fn<ToolFilter<FakeTool>>(({ tool }) => tool?.owner !== 'blocked');
+    const { engine } = harness({ filter });
+    const mine = entry('mine', { owner: 'me' });
+    const blocked = entry('other', { owner: 'blocked' });
+    const request = engine.startRequest({ alwaysOn: [mine, blocked] });
+    expect((await request.prepareStep()).visible).toEqual(['search_tools', 'load_tool', 'mine']);
+    expect(request.resolve('mine')).toBe(mine);
+    expect((await request.guard('other')).allowed).toBe(false);
+    expect(filter).toHaveBeenCalledWith(
+      expect.objectContaining({ toolName: 'mine', tool: mine.tool, phase: 'active' }),
+    );
+  });
+
+  it('counts catalog tools once when a request tool shadows a static one', async () => {
+    const { engine, eventsOf } = harness();
+    const request = engine.startRequest({
+      alwaysOn: ['x'],
+      requestTools: [entry('getWeather', { owner: 'u1' }), entry('mcp_only')],
+    });
+    await request.prepareStep();
+    expect(eventsOf('step').at(-1)).toMatchObject({ visibleCount: 3, catalogCount: 1 + 12 + 1 });
+    expect(engine.catalogSize).toBe(12);
+  });
+});
+
+describe('threads and load state', () => {
+  it('keeps a thread’s loads across requests and apart from other threads', async () => {
+    const { engine } = harness();
+    await engine.startRequest({ threadId: 'alice' }).loadTool({ toolName: 'send_email' });
+    expect((await engine.startRequest({ threadId: 'alice' }).prepareStep()).visible).toContain('send_email');
+    expect((await engine.startRequest({ threadId: 'bob' }).prepareStep()).visible).not.toContain(
+      'send_email',
+    );
+    expect(await engine.getLoadedToolNames('alice')).toEqual(['send_email']);
+  });
+
+  it('lets requests without a usable thread id share the default thread', async () => {
+    const { engine } = harness();
+    await engine.startRequest({}).loadTool({ toolName: 'send_email' });
+    for (const threadId of [undefined, null, '', 42 as unknown as string]) {
+      const request = engine.startRequest({ threadId });
+      expect(request.threadId).toBe('default');
+      expect((await request.prepareStep()).visible).toContain('send_email');
+    }
+    expect(await engine.getLoadedToolNames()).toEqual(['send_email']);
+  });
+
+  it('forgets an idle thread after the TTL (fake clock), with an evict event', async () => {
+    const { engine, clock, eventsOf } = harness({ ttl: 60_000 });
+    await engine.startRequest({ threadId: 't' }).loadTool({ toolName: 'send_email' });
+    expect(engine.getStateStats()).toEqual({ threadCount: 1, oldestAccessTime: clock.now() });
+    clock.advance(60_000);
+    expect(eventsOf('evict')).toMatchObject([{ threadId: 't', toolNames: ['send_email'], reason: 'ttl' }]);
+    expect(engine.getStateStats()).toEqual({ threadCount: 0, oldestAccessTime: null });
+    expect((await engine.startRequest({ threadId: 't' }).prepareStep()).visible).toEqual([
+      'search_tools',
+      'load_tool',
+    ]);
+  });
+
+  it('keeps a thread alive while it is used', async () => {
+    const { engine, clock } = harness({ ttl: 60_000 });
+    await engine.startRequest({ threadId: 't' }).loadTool({ toolName: 'send_email' });
+    for (let minute = 0; minute < 5; minute++) {
+      clock.advance(40_000);
+      expect((await engine.startRequest({ threadId: 't' }).prepareStep()).visible).toContain('send_email');
+    }
+  });
+
+  it('answers the seed’s state methods synchronously for the in-memory store', async () => {
+    const { engine, clock } = harness({ ttl: 1_000 });
+    await engine.startRequest({ threadId: 'a' }).loadTool({ toolName: 'send_email' });
+    await engine.startRequest({ threadId: 'b' }).loadTool({ toolName: 'send_email' });
+    clock.advance(999);
+    expect(engine.cleanupNow()).toBe(0);
+    await engine.startRequest({ threadId: 'b' }).prepareStep();
+    clock.advance(1);
+    expect(engine.getStateStats()).toEqual({ threadCount: 1, oldestAccessTime: clock.now() - 1 });
+    engine.clearState('b');
+    expect(engine.getStateStats()).toEqual({ threadCount: 0, oldestAccessTime: null });
+    await engine.startRequest({ threadId: 'c' }).loadTool({ toolName: 'send_email' });
+    engine.clearAllState();
+    expect(await engine.getLoadedToolNames('c')).toEqual([]);
+  });
+
+  it('cleanupNow removes expired threads and says how many', async () => {
+    const { engine, clock } = harness({ ttl: 0 });
+    await engine.startRequest({ threadId: 'a' }).loadTool({ toolName: 'send_email' });
+    clock.advance(10 * 3_600_000);
+    expect(engine.cleanupNow()).toBe(0);
+    expect(engine.getStateStats().valueOf()).toMatchObject({ threadCount: 1 });
+
+    const withTtl = harness({ ttl: 100_000 });
+    withTtl.engine.dispose(); // no timer: only cleanupNow can remove
+    const store = createMemoryStore({ ttl: 100, clock: withTtl.clock });
+    const engine2 = createToolSearchEngine({
+      catalog: sampleCatalog(),
+      storage: store,
+      clock: withTtl.clock,
+    });
+    await engine2.startRequest({ threadId: 'a' }).loadTool({ toolName: 'send_email' });
+    await engine2.startRequest({ threadId: 'b' }).loadTool({ toolName: 'send_email' });
+    store.dispose();
+    withTtl.clock.advance(100);
+    expect(await engine2.cleanupNow()).toBe(2);
+  });
+
+  it('caps loaded tools per thread, evicting the oldest load', async () => {
+    const { engine, eventsOf } = harness({ maxLoadedTools: 2 });
+    const request = engine.startRequest({ threadId: 't' });
+    await request.loadTool({ toolNames: ['send_email', 'getWeather'] });
+    await request.loadTool({ toolName: 'upload_file' });
+    expect((await request.prepareStep()).visible).toEqual([
+      'search_tools',
+      'load_tool',
+      'getWeather',
+      'upload_file',
+    ]);
+    expect(eventsOf('evict')).toMatchObject([{ toolNames: ['send_email'], reason: 'max-loaded-tools' }]);
+    expect(await engine.getLoadedToolNames('t')).toEqual(['getWeather', 'upload_file']);
+  });
+
+  it('caps with a store that cannot remove single names', async () => {
+    const names = new Map<string, string[]>();
+    const store = {
+      get: (id: string) => [...(names.get(id) ?? [])],
+      add: (id: string, added: readonly string[]) => {
+        const list = names.get(id) ?? [];
+        for (const name of added) if (!list.includes(name)) list.push(name);
+        names.set(id, list);
+        return [...list];
+      },
+      delete: (id: string) => {
+        names.delete(id);
+      },
+    };
+    const engine = createToolSearchEngine({ catalog: sampleCatalog(), storage: store, maxLoadedTools: 1 });
+    const request = engine.startRequest({ threadId: 't' });
+    await request.loadTool({ toolNames: ['send_email', 'getWeather'] });
+    expect(names.get('t')).toEqual(['getWeather']);
+  });
+
+  it('disposes: no timer left, no new requests', async () => {
+    const { engine, clock } = harness();
+    expect(clock.pendingTimers()).toBe(1);
     engine.dispose();
+    engine.dispose();
+    expect(clock.pendingTimers()).toBe(0);
+    expectCode(() => engine.startRequest(), 'DISPOSED');
+  });
+
+  it('does not dispose a store it was given', async () => {
+    const clock = createFakeClock();
+    const store = createMemoryStore({ clock });
+    const engine = createToolSearchEngine({ catalog: sampleCatalog(), storage: store, clock });
+    engine.dispose();
+    expect(clock.pendingTimers()).toBe(1);
+    store.dispose();
+  });
+});
+
+describe('autoLoad', () => {
+  it('offers only search_tools, and loads what it finds for the next step', async () => {
+    const { engine, eventsOf } = harness({ search: { autoLoad: true, topK: 2 } });
+    expect(engine.metaTools.map((tool) => tool.name)).toEqual(['search_tools']);
+    expect(engine.instructions).toContain('loaded automatically');
+    const request = engine.startRequest({ threadId: 't' });
+    expect((await request.prepareStep()).visible).toEqual(['search_tools']);
+    const output = await request.searchTools({ query: 'weather' });
+    expect(output.results).toHaveLength(2);
+    expect(output.loaded).toEqual(output.results.map((result) => result.name));
+    expect(output.message).toContain('next step');
+    expect((await request.prepareStep()).visible).toEqual(['search_tools', ...output.loaded!]);
+    expect(eventsOf('load').at(-1)).toMatchObject({ auto: true, loaded: output.loaded });
+    const again = await request.searchTools({ query: 'weather' });
+    expect(again.loaded).toEqual(output.loaded);
+    expect(await request.guard('load_tool')).toMatchObject({ allowed: false });
+  });
+
+  it('loads only tools that pass the load filter, and fills the results from the rest', async () => {
+    const { engine } = harness({
+      search: { autoLoad: true, topK: 2 },
+      ranker: catalogOrderRanker,
+      filter: ({ toolName, phase }) => !(phase === 'load' && toolName === 'getWeather'),
+    });
+    const request = engine.startRequest();
+    const output = await request.searchTools({ query: 'anything' });
+    expect(output.results.map((result) => result.name)).toEqual(['getForecast', 'send_email']);
+    expect(output.loaded).toEqual(['getForecast', 'send_email']);
+  });
+});
+
+describe('filter phases', () => {
+  it("'search': hidden tools leave the results and lower allowed tools fill the top K", async () => {
+    const { engine } = harness({
+      ranker: catalogOrderRanker,
+      search: { topK: 3 },
+      filter: ({ toolName, phase }) =>
+        phase !== 'search' ||
+        !['getWeather', 'getForecast', 'send_email', 'search_emails'].includes(toolName),
+    });
+    const output = await engine.startRequest().searchTools({ query: 'anything' });
+    expect(output.results.map((result) => result.name)).toEqual([
+      'create_github_issue',
+      'list_github_prs',
+      'create_calendar_event',
+    ]);
+  });
+
+  it("'search': returns fewer than K when the filter leaves fewer", async () => {
+    const { engine } = harness({
+      ranker: catalogOrderRanker,
+      filter: ({ toolName }) => toolName === 'upload_file',
+    });
+    const output = await engine.startRequest().searchTools({ query: 'anything' });
+    expect(output.results.map((result) => result.name)).toEqual(['upload_file']);
+  });
+
+  it("'load': a denied tool is reported exactly like one that does not exist", async () => {
+    const { engine } = harness({
+      filter: ({ toolName, phase }) => !(phase === 'load' && toolName === 'refund_payment'),
+    });
+    const request = engine.startRequest();
+    const denied = await request.loadTool({ toolName: 'refund_payment' });
+    const missing = await request.loadTool({ toolName: 'refund_paymenx' });
+    expect(denied).toMatchObject({
+      success: false,
+      toolName: 'refund_payment',
+      notFound: ['refund_payment'],
+    });
+    expect(denied.message.replace('refund_payment', 'X')).toBe(
+      missing.message.replace('refund_paymenx', 'X'),
+    );
+    expect(JSON.stringify(missing)).not.toMatch(/"refund_payment"/);
+    expect((await request.prepareStep()).visible).not.toContain('refund_payment');
+  });
+
+  it("'active': hides a loaded tool for this request and keeps the state", async () => {
+    const hidden = new Set<string>();
+    const { engine, eventsOf } = harness({
+      filter: ({ toolName, phase }) => !(phase === 'active' && hidden.has(toolName)),
+    });
+    await engine.startRequest({ threadId: 't' }).loadTool({ toolNames: ['send_email', 'upload_file'] });
+    hidden.add('send_email');
+    const request = engine.startRequest({ threadId: 't' });
+    expect((await request.prepareStep()).visible).toEqual(['search_tools', 'load_tool', 'upload_file']);
+    expect(await request.guard('send_email')).toMatchObject({ allowed: false });
+    expect(eventsOf('deny').at(-1)).toMatchObject({ toolName: 'send_email', reason: 'filtered' });
+    expect(await engine.getLoadedToolNames('t')).toEqual(['send_email', 'upload_file']);
+    hidden.clear();
+    expect((await engine.startRequest({ threadId: 't' }).prepareStep()).visible).toContain('send_email');
+  });
+
+  it('treats a throwing or rejecting filter as a denial and reports it', async () => {
+    const { engine, eventsOf } = harness({
+      ranker: catalogOrderRanker,
+      search: { topK: 2 },
+      filter: async ({ toolName }) => {
+        if (toolName === 'getWeather') throw new Error('policy service down');
+        if (toolName === 'getForecast') return Promise.reject(new Error('nope'));
+        return true;
+      },
+    });
+    const request = engine.startRequest({ threadId: 't' });
+    const output = await request.searchTools({ query: 'weather' });
+    expect(output.results.map((result) => result.name)).toEqual(['send_email', 'search_emails']);
+    expect(await request.loadTool({ toolName: 'getWeather' })).toMatchObject({ success: false });
+    expect(eventsOf('filter-error').map((event) => [event.toolName, event.phase])).toEqual([
+      ['getWeather', 'search'],
+      ['getForecast', 'search'],
+      ['getWeather', 'load'],
+    ]);
+    expect((eventsOf('filter-error')[0]!.error as Error).message).toBe('policy service down');
+  });
+
+  it('asks the filter once per tool and phase in a request, and passes the request context', async () => {
+    const filter = vi.fn<ToolFilter<FakeTool, { user?: string }>>(async () => true);
+    const { engine } = harness({ filter });
+    await engine.startRequest({ threadId: 't' }).loadTool({ toolName: 'send_email' });
+    filter.mockClear();
+    const request = engine.startRequest({ threadId: 't', requestContext: { user: 'ann' } });
+    for (let step = 0; step < 5; step++) await request.prepareStep();
+    await request.guard('send_email');
+    expect(filter).toHaveBeenCalledTimes(1);
+    expect(filter).toHaveBeenCalledWith({
+      toolName: 'send_email',
+      tool: { name: 'send_email' },
+      requestContext: { user: 'ann' },
+      phase: 'active',
+    });
+    await engine.startRequest({ threadId: 't' }).prepareStep();
+    expect(filter).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('tool names', () => {
+  it('refuses a static catalog with a meta-tool name, a duplicate or a bad alias', () => {
+    expectCode(() => createToolSearchEngine({ catalog: [entry('search_tools')] }), 'RESERVED_TOOL_NAME');
+    expectCode(
+      () => createToolSearchEngine({ catalog: [entry('a', { aliases: ['load_tool'] })] }),
+      'RESERVED_TOOL_NAME',
+    );
+    expectCode(() => createToolSearchEngine({ catalog: [entry('a'), entry('a')] }), 'DUPLICATE_TOOL_NAME');
+    expectCode(
+      () => createToolSearchEngine({ catalog: [entry('a', { aliases: ['b'] }), entry('b')] }),
+      'TOOL_ID_MISMATCH',
+    );
+    expectCode(
+      () =>
+        createToolSearchEngine({ catalog: [entry('a', { aliases: ['x'] }), entry('b', { aliases: ['x'] })] }),
+      'TOOL_ID_MISMATCH',
+    );
+    expectCode(() => createToolSearchEngine({ catalog: [entry('')] }), 'INVALID_TOOL_NAME');
+    expectCode(() => createToolSearchEngine({ catalog: [entry('x'.repeat(257))] }), 'INVALID_TOOL_NAME');
+    expectCode(
+      () =>
+        createToolSearchEngine({
+          catalog: [{ descriptor: { name: 7 }, tool: {} } as unknown as CatalogEntry],
+        }),
+      'INVALID_TOOL_NAME',
+    );
+    expectCode(
+      () => createToolSearchEngine({ catalog: 'tools' as unknown as CatalogEntry[] }),
+      'INVALID_OPTIONS',
+    );
+  });
+
+  it('rejects bad options with INVALID_OPTIONS', () => {
+    const catalog = sampleCatalog();
+    for (const options of [
+      { search: { topK: 0 } },
+      { search: { topK: 2.5 } },
+      { search: { minScore: 2 } },
+      { maxLoadedTools: 0 },
+      { storeTimeoutMs: 0 },
+      { signingSecret: '' },
+      { storage: 'redis' as never },
+      { storage: { get() {} } as never },
+      { ttl: -5 },
+    ]) {
+      expectCode(() => createToolSearchEngine({ catalog, ...options }), 'INVALID_OPTIONS');
+    }
+    expectCode(() => createToolSearchEngine(undefined as never), 'INVALID_OPTIONS');
+  });
+
+  it('handles __proto__ and constructor as ordinary tool names', async () => {
+    const { engine } = harness({ catalog: [entry('__proto__'), entry('constructor'), entry('toString')] });
+    const request = engine.startRequest({ threadId: '__proto__' });
+    expect(
+      await request.loadTool({ toolNames: ['__proto__', 'constructor', 'hasOwnProperty'] }),
+    ).toMatchObject({
+      loaded: ['__proto__', 'constructor'],
+      notFound: ['hasOwnProperty'],
+    });
+    expect((await request.prepareStep()).visible).toEqual([
+      'search_tools',
+      'load_tool',
+      '__proto__',
+      'constructor',
+    ]);
+    expect(request.resolve('constructor')?.descriptor.name).toBe('constructor');
+    expect(request.resolve('valueOf')).toBeUndefined();
+  });
+
+  it('loads a tool known by key and by id once, under its key', async () => {
+    const weather = entry('weather', { aliases: ['get-weather'] });
+    const { engine } = harness({ catalog: [weather, entry('other')] });
+    const request = engine.startRequest({ threadId: 't' });
+    expect(await request.loadTool({ toolNames: ['weather', 'get-weather'] })).toMatchObject({
+      success: true,
+      loaded: ['weather'],
+      loadedCount: 1,
+    });
+    expect(await request.loadTool({ toolName: 'get-weather' })).toMatchObject({
+      success: true,
+      toolName: 'weather',
+      alreadyLoaded: ['weather'],
+    });
+    const plan = await request.prepareStep();
+    expect(plan.visible).toEqual(['search_tools', 'load_tool', 'weather']);
+    expect(await request.guard('get-weather')).toEqual({ allowed: true });
+    expect(request.resolve('get-weather')).toBe(weather);
+  });
+
+  it('accepts a name typed in another case when only one tool has it', async () => {
+    const { engine } = harness();
+    expect(await engine.startRequest().loadTool({ toolName: 'GETWEATHER' })).toMatchObject({
+      success: true,
+      toolName: 'getWeather',
+    });
+  });
+
+  it('drops a request tool named like a meta-tool, with an event; the meta-tool stays', async () => {
+    const { engine, eventsOf } = harness();
+    const impostor = entry('search_tools', { owner: 'impostor' });
+    const request = engine.startRequest({
+      requestTools: [impostor, entry('mcp_a'), entry('mcp_a', { owner: 'second' })],
+    });
+    const plan = await request.prepareStep();
+    expect(plan.visible).toEqual(['search_tools', 'load_tool']);
+    expect(plan.metaTools[0]!.description).toContain('keywords');
+    expect(request.resolve('search_tools')).toBeUndefined();
+    expect(await request.loadTool({ toolName: 'search_tools' })).toMatchObject({ success: false });
+    expect(eventsOf('tool-rejected').map((event) => [event.toolName, event.reason])).toEqual([
+      ['search_tools', 'reserved-name'],
+      ['mcp_a', 'duplicate-name'],
+    ]);
+    await request.loadTool({ toolName: 'mcp_a' });
+    await request.prepareStep();
+    expect(request.resolve('mcp_a')?.tool).toEqual({ name: 'mcp_a' });
+  });
+});
+
+describe('request-resolved tools', () => {
+  it('are searchable, hidden until loaded, and resolve to this request’s instance', async () => {
+    const { engine } = harness();
+    const mine = entry('getWeather', { owner: 'alice', description: 'Weather from Alice’s MCP server' });
+    const request = engine.startRequest({ threadId: 'alice', requestTools: [mine, entry('crm_lookup')] });
+    expect((await request.prepareStep()).visible).toEqual(['search_tools', 'load_tool']);
+    const found = await request.searchTools({ query: 'weather' });
+    expect(found.results.filter((result) => result.name === 'getWeather')).toHaveLength(1);
+    await request.loadTool({ toolName: 'getWeather' });
+    const plan = await request.prepareStep();
+    expect(plan.loaded[0]).toBe(mine);
+    expect(request.resolve('getWeather')).toBe(mine);
+  });
+
+  it('give two callers with the same tool name each their own instance', async () => {
+    const { engine } = harness({ catalog: [] });
+    const alice = entry('crm_lookup', { owner: 'alice' });
+    const bob = entry('crm_lookup', { owner: 'bob' });
+    const first = engine.startRequest({ threadId: 'a', requestTools: [alice] });
+    const second = engine.startRequest({ threadId: 'b', requestTools: [bob] });
+    await first.loadTool({ toolName: 'crm_lookup' });
+    await second.loadTool({ toolName: 'crm_lookup' });
+    await first.prepareStep();
+    await second.prepareStep();
+    expect(first.resolve('crm_lookup')?.tool.owner).toBe('alice');
+    expect(second.resolve('crm_lookup')?.tool.owner).toBe('bob');
+  });
+
+  it('are indexed once per set of tool objects, never per step', async () => {
+    const builds: string[][] = [];
+    const ranker: RankerFactory = (tools) => {
+      builds.push(tools.map((tool) => tool.name));
+      return catalogOrderRanker(tools);
+    };
+    const { engine } = harness({ ranker });
+    expect(builds).toHaveLength(1); // the static catalog, at creation
+    const tools = [entry('mcp_a'), entry('mcp_b')];
+    const request = engine.startRequest({ requestTools: tools });
+    for (let step = 0; step < 3; step++) {
+      await request.prepareStep();
+      await request.searchTools({ query: 'a' });
+    }
+    // A new array holding the same tool objects (a framework that rebuilds its record each step).
+    const copy = tools.map((tool) => ({ ...tool }));
+    await engine.startRequest({ requestTools: copy }).searchTools({ query: 'a' });
+    await engine.startRequest({ requestTools: [...tools] }).searchTools({ query: 'a' });
+    expect(builds).toHaveLength(2);
+    await engine.startRequest({ requestTools: [entry('mcp_a'), entry('mcp_b')] }).searchTools({ query: 'a' });
+    expect(builds).toHaveLength(3);
+  });
+
+  it('merge request and static results by score', async () => {
+    const { engine } = harness({
+      catalog: [entry('s1'), entry('s2')],
+      ranker: catalogOrderRanker,
+      search: { topK: 3 },
+    });
+    const output = await engine
+      .startRequest({ requestTools: [entry('r1'), entry('s2', { owner: 'req' })] })
+      .searchTools({
+        query: 'x',
+      });
+    expect(output.results.map((result) => result.name)).toEqual(['r1', 's1', 's2']);
+  });
+
+  it('keep a loaded name in state when a later request does not have that tool', async () => {
+    const { engine } = harness({ catalog: [entry('static_one')] });
+    await engine
+      .startRequest({ threadId: 't', requestTools: [entry('mcp_a')] })
+      .loadTool({ toolName: 'mcp_a' });
+    expect((await engine.startRequest({ threadId: 't' }).prepareStep()).visible).toEqual([
+      'search_tools',
+      'load_tool',
+    ]);
+    const again = engine.startRequest({ threadId: 't', requestTools: [entry('mcp_a')] });
+    expect((await again.prepareStep()).visible).toEqual(['search_tools', 'load_tool', 'mcp_a']);
+  });
+});
+
+describe('the guard', () => {
+  it('denies a catalog tool that is not loaded, telling the model how to recover', async () => {
+    const { engine, eventsOf } = harness();
+    const request = engine.startRequest({ alwaysOn: ['mine'] });
+    const decision = await request.guard('refund_payment'); // before any prepareStep: computes the step
+    expect(decision.allowed).toBe(false);
+    expect(decision.message).toMatch(/search_tools.*load_tool/);
+    expect(eventsOf('deny')).toMatchObject([{ toolName: 'refund_payment', reason: 'not-loaded' }]);
+    expect(await request.guard('search_tools')).toEqual({ allowed: true });
+    expect(await request.guard('load_tool')).toEqual({ allowed: true });
+    expect(await request.guard('mine')).toEqual({ allowed: true });
+  });
+
+  it('denies unknown names without hinting that they exist', async () => {
+    const { engine, eventsOf } = harness({ filter: ({ toolName }) => toolName !== 'refund_payment' });
+    const request = engine.startRequest();
+    const unknown = await request.guard('rm_rf');
+    const filtered = await request.guard('refund_payment');
+    expect(unknown.message!.replace('rm_rf', 'X')).toBe(filtered.message!.replace('refund_payment', 'X'));
+    expect(eventsOf('deny').map((event) => event.reason)).toEqual(['unknown-tool', 'filtered']);
+    expect((await request.guard(undefined as unknown as string)).allowed).toBe(false);
+  });
+
+  it('tells the model a tool loaded in this step can be called from the next one', async () => {
+    const { engine } = harness();
+    const request = engine.startRequest();
+    await request.prepareStep();
+    await request.loadTool({ toolName: 'send_email' });
+    expect((await request.guard('send_email')).message).toMatch(/next step/);
+    await request.prepareStep();
+    expect(await request.guard('send_email')).toEqual({ allowed: true });
+  });
+});
+
+describe('load-state store failures', () => {
+  for (const mode of ['throw', 'reject', 'garbage'] as const) {
+    it(`degrades a step instead of failing when the store ${mode}s`, async () => {
+      const store = brokenStore(mode);
+      const { engine, eventsOf } = harness({ storage: store });
+      const request = engine.startRequest({ threadId: 't', alwaysOn: ['mine'] });
+      const plan = await request.prepareStep();
+      expect(plan).toMatchObject({
+        visible: ['search_tools', 'load_tool', 'mine'],
+        loaded: [],
+        degraded: true,
+      });
+      const error = eventsOf('store-error')[0]!;
+      expect(error.operation).toBe('get');
+      expect(ToolSearchError.isInstance(error.error) && error.error.code).toBe('STORE_UNAVAILABLE');
+
+      const load = await request.loadTool({ toolName: 'send_email' });
+      expect(load).toMatchObject({ success: false });
+      expect(load.message).toMatch(/unavailable/);
+      expect((await request.searchTools({ query: 'mail' })).results.length).toBeGreaterThan(0);
+      await expect(Promise.resolve().then(() => engine.getStateStats())).rejects.toSatisfy(
+        (thrown: unknown) => ToolSearchError.isInstance(thrown) && thrown.code === 'STORE_UNAVAILABLE',
+      );
+
+      store.up = true;
+      expect(await request.loadTool({ toolName: 'send_email' })).toMatchObject({ success: true });
+      expect(await request.prepareStep()).toMatchObject({
+        degraded: false,
+        visible: ['search_tools', 'load_tool', 'mine', 'send_email'],
+      });
+    });
+  }
+
+  it('bounds a store that never answers (STORE_TIMEOUT) on the injected clock', async () => {
+    const { engine, clock, eventsOf } = harness({ storage: brokenStore('hang'), storeTimeoutMs: 500 });
+    const request = engine.startRequest({ threadId: 't' });
+    const pending = request.prepareStep();
+    await clock.advanceAsync(499);
+    expect(eventsOf('store-error')).toHaveLength(0);
+    await clock.advanceAsync(1);
+    expect(await pending).toMatchObject({ degraded: true, visible: ['search_tools', 'load_tool'] });
+    const error = eventsOf('store-error')[0]!.error;
+    expect(ToolSearchError.isInstance(error) && error.code).toBe('STORE_TIMEOUT');
+
+    const load = request.loadTool({ toolName: 'send_email' });
+    await clock.advanceAsync(500);
+    expect(await load).toMatchObject({ success: false });
+    expect(clock.pendingTimers()).toBe(0);
+  });
+
+  it('answers the model clearly when autoLoad cannot load', async () => {
+    const { engine } = harness({ storage: brokenStore('reject'), search: { autoLoad: true } });
+    const output = await engine.startRequest().searchTools({ query: 'weather' });
+    expect(output.results.length).toBeGreaterThan(0);
+    expect(output.loaded).toEqual([]);
+    expect(output.message).toMatch(/could not be loaded/);
+  });
+});
+
+describe('events', () => {
+  it('survive a listener that throws', async () => {
+    const engine = createToolSearchEngine({
+      catalog: sampleCatalog(),
+      onEvent: () => {
+        throw new Error('logger down');
+      },
+    });
+    const request = engine.startRequest();
+    await request.searchTools({ query: 'weather' });
+    await request.loadTool({ toolName: 'getWeather' });
+    expect((await request.prepareStep()).visible).toContain('getWeather');
+    expect((await request.guard('send_email')).allowed).toBe(false);
+    engine.dispose();
+  });
+
+  it('report searches, loads and steps with their figures', async () => {
+    const { engine, eventsOf, clock } = harness();
+    const request = engine.startRequest({ threadId: 't' });
+    const output = await request.searchTools({ query: 'send an email' });
+    await request.loadTool({ toolNames: ['send_email', 'nope'] });
+    await request.prepareStep();
+    expect(eventsOf('search')).toEqual([
+      {
+        type: 'search',
+        threadId: 't',
+        time: clock.now(),
+        query: 'send an email',
+        results: output.results,
+        durationMs: 0,
+      },
+    ]);
+    expect(eventsOf('load')).toEqual([
+      {
+        type: 'load',
+        threadId: 't',
+        time: clock.now(),
+        loaded: ['send_email'],
+        alreadyLoaded: [],
+        notFound: ['nope'],
+        auto: false,
+      },
+    ]);
+    expect(eventsOf('step')).toEqual([
+      {
+        type: 'step',
+        threadId: 't',
+        time: clock.now(),
+        visibleCount: 3,
+        catalogCount: 12,
+        visible: ['search_tools', 'load_tool', 'send_email'],
+      },
+    ]);
   });
 });

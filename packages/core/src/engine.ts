@@ -263,6 +263,29 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
     return evicted;
   }
 
+  /** Validates what a store answered, keeping a synchronous answer synchronous. */
+  function checked<T, R>(
+    operation: string,
+    value: MaybePromise<T>,
+    validate: (value: T) => R | undefined,
+  ): MaybePromise<R> {
+    const apply = (result: T): R => {
+      const valid = validate(result);
+      if (valid === undefined) {
+        throw storeFailure(
+          operation,
+          ALL_THREADS,
+          new ToolSearchError(
+            'STORE_UNAVAILABLE',
+            `The load-state store returned an invalid answer to ${operation}.`,
+          ),
+        );
+      }
+      return valid;
+    };
+    return isPromiseLike(value) ? value.then(apply) : apply(value);
+  }
+
   const capLoaded = (names: string[]) =>
     maxLoadedTools !== undefined && names.length > maxLoadedTools
       ? names.slice(names.length - maxLoadedTools)
@@ -311,12 +334,29 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
 
     getStateStats(): MaybePromise<StoreStats> {
       if (!store?.stats) return { threadCount: 0, oldestAccessTime: null };
-      return callStore('stats', ALL_THREADS, () => store!.stats!());
+      return checked(
+        'stats',
+        callStore('stats', ALL_THREADS, () => store!.stats!()),
+        (stats) => {
+          const valid =
+            typeof stats === 'object' &&
+            stats !== null &&
+            typeof stats.threadCount === 'number' &&
+            (stats.oldestAccessTime === null || typeof stats.oldestAccessTime === 'number');
+          return valid
+            ? { threadCount: stats.threadCount, oldestAccessTime: stats.oldestAccessTime }
+            : undefined;
+        },
+      );
     },
 
     cleanupNow() {
       if (!store?.sweep) return 0;
-      return callStore('sweep', ALL_THREADS, () => store!.sweep!());
+      return checked(
+        'sweep',
+        callStore('sweep', ALL_THREADS, () => store!.sweep!()),
+        (removed) => (typeof removed === 'number' && removed >= 0 ? removed : undefined),
+      );
     },
 
     dispose() {
@@ -500,17 +540,23 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
 
     async function rankedCandidates(query: string, k: number): Promise<SearchResult[]> {
       const lists: (readonly SearchResult[])[] = [];
-      if (requestCatalog) lists.push(await requestCatalog.ranker().search(query, { topK: k, minScore }));
-      const shadowed = requestCatalog?.shadowed ?? 0;
-      const fromStatic = await staticCatalog
-        .ranker()
-        .search(query, { topK: Math.min(k + shadowed, staticCatalog.size), minScore });
-      lists.push(
-        requestCatalog ? fromStatic.filter((result) => !requestCatalog.byName(result.name)) : fromStatic,
-      );
-      const merged = lists.length === 1 ? [...lists[0]!] : lists.flat();
-      if (lists.length > 1)
+      if (requestCatalog && requestCatalog.size > 0) {
+        lists.push(await requestCatalog.ranker().search(query, { topK: k, minScore }));
+      }
+      if (staticCatalog.size > 0) {
+        const shadowed = requestCatalog?.shadowed ?? 0;
+        const fromStatic = await staticCatalog.ranker().search(query, {
+          topK: Math.min(k + shadowed, staticCatalog.size),
+          minScore,
+        });
+        lists.push(
+          requestCatalog ? fromStatic.filter((result) => !requestCatalog.byName(result.name)) : fromStatic,
+        );
+      }
+      const merged = lists.flat();
+      if (lists.length > 1) {
         merged.sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      }
       return merged.slice(0, k);
     }
 

@@ -1,0 +1,64 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createFakeClock, systemClock } from './clock';
+
+describe('createFakeClock', () => {
+  it('starts where told and moves only on advance', () => {
+    const clock = createFakeClock(1_000);
+    expect(clock.now()).toBe(1_000);
+    clock.advance(250);
+    expect(clock.now()).toBe(1_250);
+    expect(() => clock.advance(-1)).toThrow(RangeError);
+  });
+
+  it('fires every due interval, in time order, with now() at the due time', () => {
+    const clock = createFakeClock(0);
+    const fired: string[] = [];
+    clock.setInterval(() => fired.push(`a@${clock.now()}`), 100);
+    const cancelB = clock.setInterval(() => fired.push(`b@${clock.now()}`), 150);
+    clock.advance(300);
+    expect(fired).toEqual(['a@100', 'b@150', 'a@200', 'a@300', 'b@300']);
+    cancelB();
+    expect(clock.pendingTimers()).toBe(1);
+    clock.advance(100);
+    expect(fired.at(-1)).toBe('a@400');
+  });
+
+  it('lets a callback cancel its own interval', () => {
+    const clock = createFakeClock(0);
+    const callback = vi.fn(() => cancel());
+    const cancel = clock.setInterval(callback, 10);
+    clock.advance(100);
+    expect(callback).toHaveBeenCalledTimes(1);
+    expect(clock.pendingTimers()).toBe(0);
+  });
+
+  it('advanceAsync lets pending promise work run before and after', async () => {
+    const clock = createFakeClock(0);
+    const seen: number[] = [];
+    const work = (async () => {
+      await Promise.resolve();
+      clock.setInterval(() => seen.push(clock.now()), 50);
+    })();
+    await clock.advanceAsync(50);
+    await work;
+    expect(seen).toEqual([50]);
+  });
+});
+
+describe('systemClock', () => {
+  it('reads real time and schedules intervals that do not keep the process alive', () => {
+    const before = Date.now();
+    expect(systemClock.now()).toBeGreaterThanOrEqual(before);
+    const unref = vi.fn();
+    const spy = vi
+      .spyOn(globalThis, 'setInterval')
+      .mockReturnValue({ unref } as unknown as ReturnType<typeof setInterval>);
+    const clear = vi.spyOn(globalThis, 'clearInterval').mockImplementation(() => {});
+    const cancel = systemClock.setInterval(() => {}, 1_000);
+    expect(unref).toHaveBeenCalled();
+    cancel();
+    expect(clear).toHaveBeenCalled();
+    spy.mockRestore();
+    clear.mockRestore();
+  });
+});
