@@ -1,4 +1,5 @@
 import { ToolSearchError } from '@tool-search/core';
+import { describeStoreContract } from '@tool-search/core/testing';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ageKeys } from '../test/age-keys';
@@ -26,6 +27,27 @@ beforeAll(async () => {
 afterAll(async () => {
   await closeClients();
   await server?.dispose();
+});
+
+// The core's contract, unchanged. Redis keeps the TTL itself (PEXPIRE), so the suite's time hook
+// ages this store's keys in Redis by the same amount as its fake clock. The suite's TTL is a
+// minute, so the real milliseconds that pass while a test runs never matter.
+const contractPrefixes = new WeakMap<object, string>();
+let contractPrefix = '';
+describeStoreContract({
+  name: 'redis',
+  ttl: 60_000,
+  createStore: ({ ttl, clock }) => {
+    contractPrefix = `contract-${++prefixes}:`;
+    const store = createRedisStore({ client, keyPrefix: contractPrefix, ttl, clock });
+    contractPrefixes.set(store, contractPrefix);
+    return store;
+  },
+  advanceTime: (ms) => ageKeys(admin, contractPrefix, ms),
+  cleanup: async (store) => {
+    await store.dispose?.();
+    await createRedisStore({ client: admin, keyPrefix: contractPrefixes.get(store)! }).clear();
+  },
 });
 
 async function expectCode(promise: Promise<unknown>, code: string) {
@@ -157,8 +179,9 @@ describe('createRedisStore: load state', () => {
 describe('createRedisStore: several processes at once', () => {
   it('loses nothing and duplicates nothing when two clients add into one thread in parallel', async () => {
     const keyPrefix = freshPrefix();
-    const first = createRedisStore({ client, keyPrefix });
-    const second = createRedisStore({ client: other, keyPrefix });
+    // A generous bound: this test is about atomicity, and 400 adds at once on a busy machine take a while.
+    const first = createRedisStore({ client, keyPrefix, commandTimeoutMs: 10_000 });
+    const second = createRedisStore({ client: other, keyPrefix, commandTimeoutMs: 10_000 });
     const names = Array.from({ length: 200 }, (_, index) => `tool_${index}`);
     // 400 adds in flight at once, overlapping: each name is added by both clients, in different orders.
     const answers = await Promise.all([
@@ -227,7 +250,9 @@ describe('createRedisStore: stats and clear', () => {
     await neighbour.add('t', ['kept']);
     await admin.set(`${keyPrefix}config`, 'not ours to delete');
     const threads = Array.from({ length: 2_500 }, (_, index) => `thread-${index}`);
-    await Promise.all(threads.map((threadId) => store.add(threadId, ['a', 'b'])));
+    const seed = admin.multi();
+    for (const threadId of threads) seed.zAdd(`${keyPrefix}${threadId}`, { score: 1, value: 'a' });
+    await seed.exec();
     const before = await commandStats(admin);
     expect((await store.stats()).threadCount).toBe(2_500);
     await store.clear();
@@ -262,6 +287,9 @@ describe('createRedisStore: round trips', () => {
     expect(counted.reset()).toEqual(['EVALSHA']);
     await store.delete('t');
     expect(counted.reset()).toEqual(['UNLINK']);
+    // Redis expires keys itself: sweep has nothing to do and asks nothing.
+    expect(await store.sweep()).toBe(0);
+    expect(counted.reset()).toEqual([]);
     const after = await commandStats(admin);
     // The server agrees: four commands, three of them scripts (commandstats lists them as evalsha).
     expect((after.get('evalsha') ?? 0) - (before.get('evalsha') ?? 0)).toBe(3);

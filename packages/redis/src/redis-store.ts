@@ -24,7 +24,7 @@ export interface RedisStoreOptions {
   readonly clock?: Pick<Clock, 'now'>;
 }
 
-/** The Redis store: every capability but `sweep` (Redis expires keys itself). */
+/** The Redis store, with every optional capability. */
 export interface RedisStore extends LoadStateStore {
   get(threadId: string): Promise<readonly string[]>;
   add(threadId: string, names: readonly string[]): Promise<readonly string[]>;
@@ -34,6 +34,11 @@ export interface RedisStore extends LoadStateStore {
   clear(): Promise<void>;
   /** Counts the threads under this store's key prefix (SCAN + PTTL, never KEYS). */
   stats(): Promise<StoreStats>;
+  /**
+   * Always 0, without a round trip: Redis deletes a key when its expiry passes (and never
+   * returns an expired one), so there is nothing left for a sweep to remove.
+   */
+  sweep(): Promise<number>;
   /** Stops the store; later calls fail with `DISPOSED`. Does not close the client. */
   dispose(): void;
 }
@@ -280,6 +285,10 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
         }
       });
       return { threadCount, oldestAccessTime };
+    },
+    async sweep() {
+      if (disposed) throw new ToolSearchError('DISPOSED', 'The Redis store is disposed (sweep)');
+      return 0;
     },
     dispose() {
       disposed = true;
