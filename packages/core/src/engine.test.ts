@@ -85,6 +85,18 @@ describe('steps: what the model is sent', () => {
     expect((await request.prepareStep()).visible).toEqual(['search_tools', 'load_tool', 'getWeather']);
   });
 
+  it('reports an always-on tool outside the catalog as already loaded, unless it is filtered', async () => {
+    const { engine } = harness({ filter: ({ toolName }) => toolName !== 'secret' });
+    const request = engine.startRequest({ threadId: 't', alwaysOn: ['calculator', 'secret'] });
+    expect(await request.loadTool({ toolName: 'calculator' })).toMatchObject({
+      success: true,
+      toolName: 'calculator',
+      alreadyLoaded: ['calculator'],
+    });
+    expect(await request.loadTool({ toolName: 'secret' })).toMatchObject({ success: false, notFound: ['secret'] });
+    expect(await engine.getLoadedToolNames('t')).toEqual([]);
+  });
+
   it('never lets an always-on tool replace a meta-tool', async () => {
     const { engine, eventsOf } = harness();
     const request = engine.startRequest({ alwaysOn: ['search_tools', 'mine', 'mine', ''] });
@@ -734,5 +746,20 @@ describe('events', () => {
         visible: ['search_tools', 'load_tool', 'send_email'],
       },
     ]);
+  });
+});
+
+describe('plans outside a model step', () => {
+  it('computes the plan without a step event when modelStep is false', async () => {
+    const { engine, eventsOf } = harness();
+    const request = engine.startRequest({ threadId: 'restore' });
+    await request.loadTool({ toolName: 'send_email' });
+
+    const restored = await engine.startRequest({ threadId: 'restore' }).prepareStep({ modelStep: false });
+    expect(restored.loaded.map((item) => item.descriptor.name)).toEqual(['send_email']);
+    expect(eventsOf('step')).toEqual([]);
+
+    await engine.startRequest({ threadId: 'restore' }).prepareStep();
+    expect(eventsOf('step')).toHaveLength(1);
   });
 });

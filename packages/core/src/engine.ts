@@ -529,7 +529,9 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
         visibleAlwaysOn.length +
         staticCatalog.size +
         (requestCatalog ? requestCatalog.size - requestCatalog.shadowed : 0);
-      emit({ type: 'step', threadId, time: now(), visibleCount: visible.length, catalogCount, visible });
+      if (input?.modelStep !== false) {
+        emit({ type: 'step', threadId, time: now(), visibleCount: visible.length, catalogCount, visible });
+      }
       return { visible, metaTools, loaded, degraded };
     }
 
@@ -712,14 +714,23 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
 
       const notFound: string[] = [];
       const canonical: string[] = [];
-      const found = parsed.names.map((name) => ({ name, entry: lookupForLoad(name) }));
+      const found = parsed.names.map((name) => ({
+        name,
+        entry: lookupForLoad(name),
+        // One of the agent's own tools: already available (reported as already loaded).
+        own: alwaysOn.find((item) => item.name === name),
+      }));
       const checks = await Promise.all(
-        found.map(({ entry }) => (entry ? entryAllowed(entry, 'load') : false)),
+        found.map(({ name, entry, own }) => {
+          if (own) return allowed(name, own.entry?.tool, 'active');
+          return entry ? entryAllowed(entry, 'load') : false;
+        }),
       );
-      found.forEach(({ name, entry }, index) => {
+      found.forEach(({ name, entry, own }, index) => {
         // A denied tool is reported exactly like an unknown one: its existence does not leak.
-        if (!entry || !checks[index]) notFound.push(name);
-        else if (!canonical.includes(entry.descriptor.name)) canonical.push(entry.descriptor.name);
+        const canonicalName = own ? own.name : entry?.descriptor.name;
+        if (canonicalName === undefined || !checks[index]) notFound.push(name);
+        else if (!canonical.includes(canonicalName)) canonical.push(canonicalName);
       });
 
       const outcome =

@@ -308,6 +308,11 @@ export interface RequestOptions<TTool = unknown, TContext = unknown> {
 export interface StepInput {
   /** With 'context' storage: the conversation so far, as neutral records. */
   readonly records?: readonly ConversationRecord[];
+  /**
+   * False when the plan is wanted outside a model step (for example to restore the loaded tools
+   * before a run or after an approval): then no 'step' event is emitted. Default true.
+   */
+  readonly modelStep?: boolean;
 }
 
 export interface StepPlan<TTool = unknown> {
