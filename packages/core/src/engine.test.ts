@@ -93,7 +93,10 @@ describe('steps: what the model is sent', () => {
       toolName: 'calculator',
       alreadyLoaded: ['calculator'],
     });
-    expect(await request.loadTool({ toolName: 'secret' })).toMatchObject({ success: false, notFound: ['secret'] });
+    expect(await request.loadTool({ toolName: 'secret' })).toMatchObject({
+      success: false,
+      notFound: ['secret'],
+    });
     expect(await engine.getLoadedToolNames('t')).toEqual([]);
   });
 
