@@ -1,0 +1,222 @@
+import type { BaseMessage, ToolCall } from '@langchain/core/messages';
+import { AIMessage, ToolMessage } from '@langchain/core/messages';
+import type { ServerTool, ToolRuntime } from '@langchain/core/tools';
+import { tool as langchainTool } from '@langchain/core/tools';
+import type { JSONSchema } from '@langchain/core/utils/json_schema';
+import {
+  type CatalogEntry,
+  createToolSearchEngine,
+  LOAD_TOOL_NAME,
+  type LoadToolOutput,
+  type MetaToolDefinition,
+  SEARCH_TOOLS_NAME,
+  type SearchToolsOutput,
+  type StepPlan,
+  type ToolSearchEngine,
+  type ToolSearchRequest,
+} from '@tool-search/core';
+import type { LangChainTool, ToolSearchOptions, ToolSearchStateControls } from './options';
+import { isClientTool, toCatalogEntries, toCatalogEntry } from './to-catalog-entries';
+import { toConversationRecords } from './to-conversation-records';
+
+/** Any tool a LangChain model can be bound to: an executable tool or a provider's tool spec. */
+export type BindableTool = LangChainTool | ServerTool;
+
+/** One model call's view of tool search: the engine request and what the model is sent. */
+export interface PreparedStep {
+  readonly request: ToolSearchRequest<LangChainTool>;
+  readonly plan: StepPlan<LangChainTool>;
+  /** The tools to bind, in order: meta-tools, the caller's own tools, provider tools, loaded tools. */
+  readonly tools: BindableTool[];
+}
+
+export interface StepInput<TContext> {
+  readonly threadId: unknown;
+  readonly requestContext: TContext | undefined;
+  /** The tools offered to this model call besides the catalog (the agent's own, provider tools). */
+  readonly tools: readonly BindableTool[];
+  /** The conversation so far (read with 'context' storage only). */
+  readonly messages: readonly BaseMessage[];
+}
+
+/**
+ * What a model call is offered besides the catalog, sorted once per tools array: LangChain hands
+ * every model call the same array, so a step's work does not grow with the agent's tools, and
+ * with includeResolvedTools the engine gets the same entries array (its index is never rebuilt).
+ */
+interface Offered {
+  readonly length: number;
+  readonly providerTools: readonly BindableTool[];
+  readonly ownByName: ReadonlyMap<string, LangChainTool>;
+  readonly entries: readonly CatalogEntry<LangChainTool>[];
+}
+
+/** LangChain thread ids are usually strings; a number is the same thread as its string. */
+export function toThreadId(value: unknown): string | null {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return null;
+}
+
+/** The tool messages LangChain would write for a meta-tool's result. */
+function metaToolMessage(call: ToolCall, output: SearchToolsOutput | LoadToolOutput): ToolMessage {
+  return new ToolMessage({
+    content: JSON.stringify(output),
+    tool_call_id: call.id ?? '',
+    name: call.name,
+    status: 'success' in output && output.success === false ? 'error' : 'success',
+  });
+}
+
+/** The messages before the AI message that made `toolCallId`: what the model saw when it made the call. */
+export function messagesBeforeCall(
+  messages: readonly BaseMessage[],
+  toolCallId: string | undefined,
+): readonly BaseMessage[] {
+  if (toolCallId === undefined) return messages;
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message = messages[index];
+    if (AIMessage.isInstance(message) && message.tool_calls?.some((call) => call.id === toolCallId)) {
+      return messages.slice(0, index);
+    }
+  }
+  return messages;
+}
+
+/**
+ * The translation both LangChain bindings share: LangChain tools and messages in, the engine's
+ * step plan out as the tools to bind, tool calls in, tool messages out. Holds no policy.
+ */
+export function createLangChainToolSearch<TContext>(options: ToolSearchOptions<TContext>) {
+  const { tools, includeResolvedTools = false, ...engineOptions } = options;
+  const engine: ToolSearchEngine<LangChainTool, TContext> = createToolSearchEngine<LangChainTool, TContext>({
+    ...engineOptions,
+    catalog: toCatalogEntries(tools),
+  });
+  const contextStorage = engineOptions.storage === 'context';
+
+  const runMetaTool = (request: ToolSearchRequest<LangChainTool>, call: ToolCall) =>
+    call.name === SEARCH_TOOLS_NAME ? request.searchTools(call.args) : request.loadTool(call.args);
+
+  /** The meta-tools as LangChain tools: defined by the engine, wrapped here. */
+  const metaTools: LangChainTool[] = engine.metaTools.map((definition: MetaToolDefinition) =>
+    langchainTool(
+      // Runs only when called outside tool search's own executors (the middleware and the binder
+      // execute meta-tools themselves); then it acts as a call of its own thread.
+      async (input: unknown, runtime: ToolRuntime) => {
+        const call: ToolCall = {
+          name: definition.name,
+          args: input as Record<string, unknown>,
+          id: runtime.toolCallId,
+        };
+        const state = runtime.state as { messages?: BaseMessage[] } | undefined;
+        const { request } = await prepareStep({
+          threadId: runtime.configurable?.thread_id,
+          requestContext: runtime.context as TContext | undefined,
+          tools: [],
+          messages: messagesBeforeCall(state?.messages ?? [], runtime.toolCallId),
+        });
+        const decision = await request.guard(definition.name);
+        if (!decision.allowed) return decision.message ?? '';
+        return runMetaTool(request, call);
+      },
+      {
+        name: definition.name,
+        description: definition.description,
+        schema: definition.inputSchema as JSONSchema,
+      },
+    ),
+  );
+  const metaByName = new Map(metaTools.map((tool) => [tool.name, tool]));
+
+  const offeredCache = new WeakMap<readonly BindableTool[], Offered>();
+  const sortOffered = (tools: readonly BindableTool[]): Offered => {
+    const cached = offeredCache.get(tools);
+    if (cached && cached.length === tools.length) return cached;
+    const own = tools.filter(
+      (tool): tool is LangChainTool => isClientTool(tool) && metaByName.get(tool.name) !== tool,
+    );
+    const ownByName = new Map<string, LangChainTool>();
+    for (const tool of own) if (!ownByName.has(tool.name)) ownByName.set(tool.name, tool);
+    const offered: Offered = {
+      length: tools.length,
+      providerTools: tools.filter((tool) => !isClientTool(tool)),
+      ownByName,
+      entries: own.map(toCatalogEntry),
+    };
+    offeredCache.set(tools, offered);
+    return offered;
+  };
+
+  async function prepareStep(input: StepInput<TContext>): Promise<PreparedStep> {
+    const offered = sortOffered(input.tools);
+    const request = engine.startRequest({
+      threadId: toThreadId(input.threadId),
+      requestContext: input.requestContext,
+      ...(includeResolvedTools ? { requestTools: offered.entries } : { alwaysOn: offered.entries }),
+    });
+    const plan = await request.prepareStep(
+      contextStorage ? { records: toConversationRecords(input.messages) } : undefined,
+    );
+
+    const loadedByName = new Map(plan.loaded.map((entry) => [entry.descriptor.name, entry.tool]));
+    const head: BindableTool[] = [];
+    const tail: BindableTool[] = [];
+    for (const name of plan.visible) {
+      const meta = metaByName.get(name);
+      const loaded = meta ? undefined : loadedByName.get(name);
+      const ownTool = meta || loaded ? undefined : offered.ownByName.get(name);
+      if (meta) head.push(meta);
+      else if (loaded) tail.push(loaded);
+      else if (ownTool) head.push(ownTool);
+    }
+    // Provider tools go before the loaded ones, so a step's tool list stays a prefix of the next one's.
+    return { request, plan, tools: [...head, ...offered.providerTools, ...tail] };
+  }
+
+  /**
+   * Runs one tool call of a step: the guard first (a tool not visible in the step never runs),
+   * then a meta-tool through the engine, or any other tool through `execute` (given the catalog
+   * or request instance the name resolves to, or undefined for the caller's own tool).
+   */
+  async function runToolCall<TResult>(
+    request: ToolSearchRequest<LangChainTool>,
+    call: ToolCall,
+    execute: (tool: LangChainTool | undefined) => Promise<TResult>,
+  ): Promise<TResult | ToolMessage> {
+    const decision = await request.guard(call.name);
+    if (!decision.allowed) {
+      return new ToolMessage({
+        content: decision.message ?? `Tool "${call.name}" is not available in this step.`,
+        tool_call_id: call.id ?? '',
+        name: call.name,
+        status: 'error',
+      });
+    }
+    if (call.name === SEARCH_TOOLS_NAME || call.name === LOAD_TOOL_NAME) {
+      return metaToolMessage(call, await runMetaTool(request, call));
+    }
+    return execute(request.resolve(call.name)?.tool);
+  }
+
+  const controls: ToolSearchStateControls = {
+    clearState: async (threadId) => {
+      await engine.clearState(threadId);
+    },
+    clearAllState: async () => {
+      await engine.clearAllState();
+    },
+    getStateStats: async () => engine.getStateStats(),
+    cleanupNow: async () => engine.cleanupNow(),
+    getLoadedToolNames: (threadId, messages) =>
+      engine.getLoadedToolNames(
+        threadId,
+        messages && contextStorage ? toConversationRecords(messages) : undefined,
+      ),
+    dispose: async () => {
+      await engine.dispose();
+    },
+  };
+
+  return { engine, metaTools, prepareStep, runToolCall, controls };
+}

@@ -1,0 +1,44 @@
+import type { BaseMessage } from '@langchain/core/messages';
+import type { ClientTool } from '@langchain/core/tools';
+import type { StoreStats, ToolSearchEngineOptions } from '@tool-search/core';
+
+/** A LangChain tool that can be executed: `tool()`, a `StructuredTool`, a `DynamicTool` or a runnable tool. */
+export type LangChainTool = ClientTool;
+
+/**
+ * The searchable catalog: an array of LangChain tools (each known by its `name`), or a
+ * record keyed by tool name, as the other tool-search adapters take it.
+ */
+export type LangChainToolSet = readonly LangChainTool[] | Readonly<Record<string, LangChainTool>>;
+
+/**
+ * Options shared by `toolSearchMiddleware` and `createToolSearchBinder`: the catalog plus
+ * every option of the core engine (search, storage, ttl, maxThreads, maxLoadedTools, filter,
+ * signingSecret, ranker, clock, onEvent, storeTimeoutMs), forwarded unchanged.
+ */
+export interface ToolSearchOptions<TContext = unknown>
+  extends Omit<ToolSearchEngineOptions<LangChainTool, TContext>, 'catalog'> {
+  /** The searchable tools: hidden from the model until it loads them, then executed by tool search. */
+  readonly tools?: LangChainToolSet;
+  /**
+   * Also make the tools given for each model call searchable and hidden until loaded, instead
+   * of always sent: in the middleware, every tool that reaches the model call (the agent's own
+   * `tools`, tools an earlier middleware added); in the binder, the `tools` passed to `bind()`.
+   */
+  readonly includeResolvedTools?: boolean;
+}
+
+/** What tool search keeps per thread, and the housekeeping the seed behaviour promises. */
+export interface ToolSearchStateControls {
+  /** Forgets what one thread loaded (no thread id: the shared 'default' thread). */
+  clearState(threadId?: string | null): Promise<void>;
+  /** Forgets every thread. */
+  clearAllState(): Promise<void>;
+  getStateStats(): Promise<StoreStats>;
+  /** Removes expired threads now; resolves to how many were removed. */
+  cleanupNow(): Promise<number>;
+  /** The names a thread has loaded, in load order (with 'context' storage, pass its messages). */
+  getLoadedToolNames(threadId?: string | null, messages?: readonly BaseMessage[]): Promise<readonly string[]>;
+  /** Stops the in-memory sweeper and releases the store; safe to call twice. */
+  dispose(): Promise<void>;
+}

@@ -1,0 +1,61 @@
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
+import { describe, expect, it } from 'vitest';
+import { toConversationRecords } from './to-conversation-records';
+
+describe('toConversationRecords', () => {
+  it('keeps AI tool calls and the tool messages answering them, nothing else', () => {
+    const records = toConversationRecords([
+      new SystemMessage('You may call load_tool.'),
+      new HumanMessage('{"success":true,"loaded":["send_email"]}'),
+      new AIMessage({
+        content: 'Let me load it.',
+        tool_calls: [
+          { id: 'c1', name: 'load_tool', args: { toolName: 'send_email' } },
+          { name: 'no_id', args: {} },
+        ],
+      }),
+      new ToolMessage({ tool_call_id: 'c1', content: '{"success":true,"loaded":["send_email"]}' }),
+      new ToolMessage({ tool_call_id: 'c2', name: 'get_weather', content: 'sunny' }),
+      new ToolMessage({
+        tool_call_id: 'c3',
+        name: 'load_tool',
+        content: '{"success":true}',
+        status: 'error',
+      }),
+      new ToolMessage({ tool_call_id: 'c4', content: 'an orphan without a name' }),
+    ]);
+    expect(records).toEqual([
+      { type: 'tool-call', toolCallId: 'c1', toolName: 'load_tool', input: { toolName: 'send_email' } },
+      {
+        type: 'tool-result',
+        toolCallId: 'c1',
+        toolName: 'load_tool',
+        output: { success: true, loaded: ['send_email'] },
+      },
+      { type: 'tool-result', toolCallId: 'c2', toolName: 'get_weather', output: 'sunny' },
+    ]);
+  });
+
+  it('reads content blocks as text, and the name of the call rather than a name the message claims', () => {
+    const records = toConversationRecords([
+      new AIMessage({
+        content: '',
+        tool_calls: [{ id: 'x', name: 'search_tools', args: { query: 'mail' } }],
+      }),
+      new ToolMessage({
+        tool_call_id: 'x',
+        name: 'load_tool',
+        content: [
+          { type: 'text', text: '{"results":[],' },
+          { type: 'text', text: '"message":"none"}' },
+        ],
+      }),
+    ]);
+    expect(records[1]).toEqual({
+      type: 'tool-result',
+      toolCallId: 'x',
+      toolName: 'search_tools',
+      output: { results: [], message: 'none' },
+    });
+  });
+});

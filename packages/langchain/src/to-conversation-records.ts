@@ -1,0 +1,53 @@
+import { AIMessage, type BaseMessage, ToolMessage } from '@langchain/core/messages';
+import type { ConversationRecord } from '@tool-search/core';
+
+/** A tool message's content as the value the tool returned: JSON is parsed back, text stays text. */
+export function toolMessageOutput(content: ToolMessage['content']): unknown {
+  const text =
+    typeof content === 'string'
+      ? content
+      : content
+          .map((block) =>
+            typeof block === 'string'
+              ? block
+              : block.type === 'text' && typeof block.text === 'string'
+                ? block.text
+                : '',
+          )
+          .join('');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * The neutral records of a LangChain conversation, for 'context' storage: each tool call an AI
+ * message made, and each tool message that answers one. User, system and AI text never become
+ * records, and a tool message marked `status: 'error'` is not a result.
+ */
+export function toConversationRecords(messages: readonly BaseMessage[]): ConversationRecord[] {
+  const records: ConversationRecord[] = [];
+  const callNames = new Map<string, string>();
+  for (const message of messages) {
+    if (AIMessage.isInstance(message)) {
+      for (const call of message.tool_calls ?? []) {
+        if (typeof call.id !== 'string' || call.id === '') continue;
+        callNames.set(call.id, call.name);
+        records.push({ type: 'tool-call', toolCallId: call.id, toolName: call.name, input: call.args });
+      }
+    } else if (ToolMessage.isInstance(message)) {
+      if (message.status === 'error') continue;
+      const toolName = callNames.get(message.tool_call_id) ?? message.name;
+      if (toolName === undefined) continue;
+      records.push({
+        type: 'tool-result',
+        toolCallId: message.tool_call_id,
+        toolName,
+        output: toolMessageOutput(message.content),
+      });
+    }
+  }
+  return records;
+}

@@ -1,0 +1,173 @@
+import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
+import { tool } from '@langchain/core/tools';
+import { fakeModel } from 'langchain';
+import { describe, expect, it } from 'vitest';
+import { createCatalog, createExecutionLog, recordBoundTools, recordingTool } from './__fixtures__/tools';
+import { createToolSearchBinder, type ToolSearchBinder } from './tool-search-binder';
+
+const META = ['search_tools', 'load_tool'];
+
+type Model = ReturnType<typeof fakeModel>;
+
+/** A hand-written agent loop: bind, invoke, run the tool calls, repeat until the model answers. */
+async function runLoop(binder: ToolSearchBinder, model: Model, messages: BaseMessage[], threadId: string) {
+  for (let step = 0; step < 10; step += 1) {
+    const bound = await binder.bind({ model, threadId, messages });
+    const response = await bound.model.invoke(messages);
+    messages.push(response);
+    if (!response.tool_calls?.length) return messages;
+    messages.push(...(await bound.runToolCalls(response)));
+  }
+  throw new Error('the loop did not finish');
+}
+
+describe('createToolSearchBinder in a hand-written loop', () => {
+  it('binds exactly the visible tools each step, runs meta-tools and loaded tools', async () => {
+    const log = createExecutionLog();
+    const echo = recordingTool(log, 'echo', 'Repeat text');
+    const binder = createToolSearchBinder({ tools: createCatalog(log), alwaysOn: [echo] });
+    const model = fakeModel()
+      .respondWithTools([{ name: 'search_tools', args: { query: 'create support ticket' } }])
+      .respondWithTools([{ name: 'load_tool', args: { toolName: 'create_ticket' } }])
+      .respondWithTools([
+        { name: 'create_ticket', args: { title: 'Printer on fire' } },
+        { name: 'echo', args: { text: 'filed' } },
+      ])
+      .respond(new AIMessage('Ticket filed.'));
+    const bound = recordBoundTools(model);
+
+    const messages = await runLoop(
+      binder,
+      model,
+      [new HumanMessage('file a ticket: printer on fire')],
+      'loop',
+    );
+
+    expect(bound).toEqual([
+      [...META, 'echo'],
+      [...META, 'echo'],
+      [...META, 'echo', 'create_ticket'],
+      [...META, 'echo', 'create_ticket'],
+    ]);
+    expect(log.calls).toEqual([
+      { name: 'create_ticket', input: { title: 'Printer on fire' } },
+      { name: 'echo', input: { text: 'filed' } },
+    ]);
+    const results = messages.filter((message): message is ToolMessage => ToolMessage.isInstance(message));
+    expect(results.map((message) => message.name)).toEqual([
+      'search_tools',
+      'load_tool',
+      'create_ticket',
+      'echo',
+    ]);
+    expect(JSON.parse(String(results[0]!.content)).results[0].name).toBe('create_ticket');
+    expect(results[2]!.tool_call_id).toBe((messages[5] as AIMessage).tool_calls![0]!.id);
+    expect(await binder.getLoadedToolNames('loop')).toEqual(['create_ticket']);
+  });
+
+  it('guards: a tool not loaded for the thread is not run, and the tool message says how to recover', async () => {
+    const log = createExecutionLog();
+    const binder = createToolSearchBinder({ tools: createCatalog(log) });
+    const model = fakeModel()
+      .respondWithTools([{ name: 'get_weather', args: { city: 'Rome' } }])
+      .respond(new AIMessage('ok'));
+    const step = await binder.bind({ model, threadId: 'g', messages: [new HumanMessage('weather')] });
+
+    expect(step.visible).toEqual(META);
+    expect(await step.guard('get_weather')).toMatchObject({ allowed: false });
+    expect(await step.guard('search_tools')).toEqual({ allowed: true });
+    const response = await step.model.invoke([new HumanMessage('weather')]);
+    const [message] = await step.runToolCalls(response);
+    expect(message).toMatchObject({ status: 'error', name: 'get_weather' });
+    expect(message!.content).toMatch(/search_tools/);
+    expect(log.calls).toEqual([]);
+  });
+
+  it("'context' storage: a new binder restores the loads from the messages alone", async () => {
+    const log = createExecutionLog();
+    const catalog = createCatalog(log);
+    const options = { tools: catalog, storage: 'context' as const, signingSecret: 's3cret' };
+    const model = fakeModel()
+      .respondWithTools([{ name: 'load_tool', args: { toolName: 'book_flight' } }])
+      .respond(new AIMessage('loaded'));
+    const messages = await runLoop(
+      createToolSearchBinder(options),
+      model,
+      [new HumanMessage('load flights')],
+      'c',
+    );
+
+    const restarted = createToolSearchBinder(options);
+    const step = await restarted.bind({ model: fakeModel(), threadId: 'c', messages });
+    expect(step.visible).toEqual([...META, 'book_flight']);
+    expect(await restarted.getLoadedToolNames('c', messages)).toEqual(['book_flight']);
+    // Without the messages, nothing is loaded: the state lives in the conversation only.
+    expect((await restarted.bind({ model: fakeModel(), threadId: 'c' })).visible).toEqual(META);
+  });
+
+  it('includeResolvedTools: the tools given to bind() are searchable and hidden until loaded', async () => {
+    const log = createExecutionLog();
+    const binder = createToolSearchBinder({ includeResolvedTools: true });
+    const requestTools = createCatalog(log);
+    const model = fakeModel()
+      .respondWithTools([{ name: 'search_tools', args: { query: 'email message' } }])
+      .respondWithTools([{ name: 'load_tool', args: { toolName: 'send_email' } }])
+      .respondWithTools([{ name: 'send_email', args: { to: 'ada@example.com' } }])
+      .respond(new AIMessage('sent'));
+    const bound = recordBoundTools(model);
+    const messages: BaseMessage[] = [new HumanMessage('email Ada')];
+    for (let index = 0; index < 4; index += 1) {
+      const step = await binder.bind({ model, threadId: 'r', messages, tools: requestTools });
+      const response = await step.model.invoke(messages);
+      messages.push(response, ...(await step.runToolCalls(response)));
+    }
+    expect(bound).toEqual([META, META, [...META, 'send_email'], [...META, 'send_email']]);
+    expect(log.calls).toEqual([{ name: 'send_email', input: { to: 'ada@example.com' } }]);
+  });
+
+  it('passes bindOptions to bindTools, and errors a tool throws reach the caller', async () => {
+    const failing = tool(
+      async () => {
+        throw new Error('disk full');
+      },
+      { name: 'save_file', description: 'Save a file to disk', schema: { type: 'object', properties: {} } },
+    );
+    const binder = createToolSearchBinder({ tools: [failing] });
+    const model = fakeModel();
+    const seen: unknown[] = [];
+    const bindTools = model.bindTools.bind(model);
+    model.bindTools = ((tools: Parameters<Model['bindTools']>[0], kwargs?: unknown) => {
+      seen.push(kwargs);
+      return bindTools(tools);
+    }) as Model['bindTools'];
+
+    const first = await binder.bind({ model, threadId: 'e', bindOptions: { tool_choice: 'auto' } as never });
+    expect(seen).toEqual([{ tool_choice: 'auto' }]);
+    await first.runToolCall({ name: 'load_tool', args: { toolName: 'save_file' }, id: 'call-1' });
+    const second = await binder.bind({ model, threadId: 'e' });
+    await expect(second.runToolCall({ name: 'save_file', args: {}, id: 'call-2' })).rejects.toThrow(
+      'disk full',
+    );
+  });
+
+  it('rejects a model without bindTools, and an input that is not an AI message', async () => {
+    const binder = createToolSearchBinder({ tools: [] });
+    await expect(binder.bind({ model: {} as never })).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
+    const step = await binder.bind({ model: fakeModel() });
+    await expect(step.runToolCalls(new HumanMessage('hi') as never)).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    });
+  });
+
+  it('the meta-tools work as plain LangChain tools too, on the thread of the run config', async () => {
+    const binder = createToolSearchBinder({ tools: createCatalog(createExecutionLog()) });
+    const [searchTools, loadTool] = binder.metaTools;
+    const found = (await searchTools!.invoke({ query: 'weather forecast' })) as {
+      results: { name: string }[];
+    };
+    expect(found.results[0]!.name).toBe('get_weather');
+    await loadTool!.invoke({ toolName: 'get_weather' }, { configurable: { thread_id: 'direct' } });
+    expect(await binder.getLoadedToolNames('direct')).toEqual(['get_weather']);
+    expect(await binder.getLoadedToolNames('elsewhere')).toEqual([]);
+  });
+});

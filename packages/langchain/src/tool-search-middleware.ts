@@ -1,0 +1,106 @@
+import { AIMessage, type BaseMessage, SystemMessage } from '@langchain/core/messages';
+import type { ToolSearchRequest } from '@tool-search/core';
+import { type AgentMiddleware, createMiddleware } from 'langchain';
+import { createLangChainToolSearch, messagesBeforeCall, toThreadId } from './langchain-tool-search';
+import type { LangChainTool, ToolSearchOptions, ToolSearchStateControls } from './options';
+
+export interface ToolSearchMiddlewareOptions<TContext = unknown> extends ToolSearchOptions<TContext> {
+  /** The middleware's name in the agent (names must be unique among an agent's middleware). Default 'ToolSearch'. */
+  readonly name?: string;
+  /**
+   * Append the engine's short paragraph on how to use search_tools and load_tool to the system
+   * message of each model call (default true).
+   */
+  readonly instructions?: boolean;
+}
+
+/** A `createAgent` middleware, plus the state controls of its tool search. */
+export type ToolSearchMiddleware = AgentMiddleware &
+  ToolSearchStateControls & {
+    /** The meta-tools as LangChain tools (registered with the agent through the middleware's `tools`). */
+    readonly metaTools: readonly LangChainTool[];
+  };
+
+/**
+ * Tool calls made in a model call remember the engine request that planned that call, so the
+ * guard judges each call by what the model was sent, even while other calls of the same
+ * message run in parallel. Bounded: a call that never runs (an interrupted run) is dropped first.
+ */
+const MAX_PENDING_CALLS = 1_000;
+
+/**
+ * Tool search for `createAgent({ model, tools, middleware: [toolSearchMiddleware({ tools: catalog })] })`.
+ * Each model call is sent the meta-tools, the agent's own tools and the tools the thread has
+ * loaded, in load order; the catalog stays out of the agent's registry and is executed here.
+ * The thread is the run's `configurable.thread_id`; the filter sees the run's context.
+ */
+export function toolSearchMiddleware<TContext = unknown>(
+  options: ToolSearchMiddlewareOptions<TContext>,
+): ToolSearchMiddleware {
+  const { name = 'ToolSearch', instructions = true, ...searchOptions } = options;
+  const search = createLangChainToolSearch<TContext>(searchOptions);
+  const withInstructions = (systemMessage: SystemMessage | undefined): SystemMessage =>
+    !systemMessage || systemMessage.text === ''
+      ? new SystemMessage(search.engine.instructions)
+      : systemMessage.concat(`\n\n${search.engine.instructions}`);
+  const pending = new Map<string, ToolSearchRequest<LangChainTool>>();
+  const pendingKey = (threadId: unknown, toolCallId: string) =>
+    `${toThreadId(threadId) ?? ''}\u0000${toolCallId}`;
+
+  const remember = (threadId: unknown, response: unknown, request: ToolSearchRequest<LangChainTool>) => {
+    if (!AIMessage.isInstance(response)) return;
+    for (const call of response.tool_calls ?? []) {
+      if (typeof call.id !== 'string' || call.id === '') continue;
+      const key = pendingKey(threadId, call.id);
+      pending.delete(key);
+      pending.set(key, request);
+      if (pending.size > MAX_PENDING_CALLS) pending.delete(pending.keys().next().value as string);
+    }
+  };
+
+  const middleware = createMiddleware({
+    name,
+    tools: search.metaTools,
+    wrapModelCall: async (request, handler) => {
+      const threadId = request.runtime.configurable?.thread_id;
+      const step = await search.prepareStep({
+        threadId,
+        requestContext: request.runtime.context as TContext | undefined,
+        tools: request.tools ?? [],
+        messages: request.state.messages,
+      });
+      const response = await handler({
+        ...request,
+        tools: step.tools,
+        ...(instructions ? { systemMessage: withInstructions(request.systemMessage) } : {}),
+      });
+      remember(threadId, response, step.request);
+      return response;
+    },
+    wrapToolCall: async (request, handler) => {
+      const { toolCall, runtime } = request;
+      const threadId = runtime.configurable?.thread_id;
+      const key = toolCall.id ? pendingKey(threadId, toolCall.id) : undefined;
+      let engineRequest = key === undefined ? undefined : pending.get(key);
+      if (key !== undefined) pending.delete(key);
+      if (!engineRequest) {
+        // The model call ran elsewhere (another process, or before an interrupt): plan its step
+        // again from the messages the model had then.
+        const messages = (request.state.messages ?? []) as BaseMessage[];
+        const registered = request.tool;
+        const step = await search.prepareStep({
+          threadId,
+          requestContext: runtime.context as TContext | undefined,
+          tools: registered ? [registered] : [],
+          messages: messagesBeforeCall(messages, toolCall.id),
+        });
+        engineRequest = step.request;
+      }
+      return search.runToolCall(engineRequest, toolCall, async (tool) =>
+        handler(tool ? { ...request, tool } : request),
+      );
+    },
+  });
+
+  return Object.assign(middleware, search.controls, { metaTools: search.metaTools });
+}
