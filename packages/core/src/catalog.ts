@@ -1,5 +1,5 @@
 import { ToolSearchError } from './errors';
-import { MAX_TOOL_NAME_LENGTH, META_TOOL_NAMES } from './meta-tools';
+import { createNameSuggester, MAX_TOOL_NAME_LENGTH, META_TOOL_NAMES, type NameSuggester } from './meta-tools';
 import type { CatalogEntry, Ranker, RankerFactory, ToolDescriptor } from './types';
 
 /** Why a request tool (or one of its aliases) was left out of the request's catalog. */
@@ -18,6 +18,8 @@ export interface Catalog<TTool = unknown> {
   names(): Iterable<string>;
   /** The ranker over this catalog, built on first use. */
   ranker(): Ranker;
+  /** "Did you mean" over the canonical names, prepared on first use. */
+  suggester(): NameSuggester;
 }
 
 export interface BuildCatalogOptions {
@@ -154,6 +156,7 @@ export function buildCatalog<TTool>(
   }
 
   let ranker: Ranker | undefined;
+  let suggester: NameSuggester | undefined;
   return {
     entries,
     size: entries.length,
@@ -172,6 +175,10 @@ export function buildCatalog<TTool>(
         ranker = options.rankerFactory(descriptors);
       }
       return ranker;
+    },
+    suggester() {
+      suggester ??= createNameSuggester(byName.keys());
+      return suggester;
     },
   };
 }

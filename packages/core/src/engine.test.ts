@@ -495,6 +495,42 @@ describe('tool names', () => {
     expect(request.resolve('get-weather')).toBe(weather);
   });
 
+  it('suggests close names that the load filter allows', async () => {
+    const { engine } = harness({ filter: ({ toolName }) => toolName !== 'getForecast' });
+    const output = await engine.startRequest().loadTool({ toolName: 'get_weathr' });
+    expect(output).toMatchObject({ success: false, suggestions: ['getWeather'] });
+    expect(output.message).toMatch(/Did you mean: getWeather\?/);
+    const multi = await engine.startRequest().loadTool({ toolNames: ['send_emial', 'getForecasts'] });
+    expect(multi).toMatchObject({
+      success: false,
+      notFound: ['send_emial', 'getForecasts'],
+      suggestions: ['send_email'],
+    });
+  });
+
+  it('in a large catalog, draws suggestions from the ranker instead of comparing every name', async () => {
+    const catalog = [
+      entry('getWeather'),
+      ...Array.from({ length: 2_500 }, (_, index) => entry(`tool_${index}`)),
+    ];
+    const queries: string[] = [];
+    const { engine } = harness({
+      catalog,
+      ranker: (tools) => {
+        const ranker = catalogOrderRanker(tools);
+        return {
+          search(query, options) {
+            queries.push(query);
+            return ranker.search(query, options);
+          },
+        };
+      },
+    });
+    const output = await engine.startRequest().loadTool({ toolName: 'getWether' });
+    expect(queries).toEqual(['getWether']);
+    expect(output.suggestions?.[0]).toBe('getWeather');
+  });
+
   it('accepts a name typed in another case when only one tool has it', async () => {
     const { engine } = harness();
     expect(await engine.startRequest().loadTool({ toolName: 'GETWEATHER' })).toMatchObject({

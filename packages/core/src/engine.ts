@@ -6,12 +6,14 @@ import { createMemoryStore } from './memory-store';
 import {
   clip,
   createMetaToolDefinitions,
+  createNameSuggester,
   LOAD_TOOL_NAME,
   META_TOOL_NAMES,
+  mergeSuggestions,
   parseLoadToolInput,
   parseSearchToolsInput,
+  type ScoredName,
   SEARCH_TOOLS_NAME,
-  suggestToolNames,
   toolSearchInstructions,
 } from './meta-tools';
 import { createKeywordRanker } from './ranking/keyword-ranker';
@@ -38,6 +40,8 @@ import type {
 export const DEFAULT_THREAD_ID = 'default';
 export const DEFAULT_TOP_K = 5;
 export const DEFAULT_STORE_TIMEOUT_MS = 2_000;
+/** Catalogs up to this size get "did you mean" from a comparison with every name. */
+export const FULL_SCAN_SUGGESTIONS = 2_000;
 /** Descriptions in search results are cut to this many characters. */
 export const MAX_RESULT_DESCRIPTION_LENGTH = 200;
 /** Thread id used in events that concern no single thread (clearAllState, sweep errors). */
@@ -695,10 +699,28 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       return { ok: true, loaded, alreadyLoaded };
     }
 
+    /**
+     * "Did you mean": a full comparison with every name of a catalog of at most
+     * FULL_SCAN_SUGGESTIONS tools; in a larger one, with the names the ranker finds for
+     * the unknown name (so the cost does not grow with the catalog). Only names that
+     * pass the 'load' filter are suggested.
+     */
     async function suggestionsFor(name: string): Promise<string[]> {
-      const pool = new Set<string>(staticCatalog.names());
-      if (requestCatalog) for (const candidate of requestCatalog.names()) pool.add(candidate);
-      const close = suggestToolNames(name, pool, 10);
+      const lists: ScoredName[][] = [];
+      for (const catalog of requestCatalog ? [requestCatalog, staticCatalog] : [staticCatalog]) {
+        if (catalog.size === 0) continue;
+        if (catalog.size <= FULL_SCAN_SUGGESTIONS) {
+          lists.push(catalog.suggester().suggest(name, 10));
+          continue;
+        }
+        try {
+          const found = await catalog.ranker().search(name, { topK: 50 });
+          lists.push(createNameSuggester(found.map((result) => result.name)).suggest(name, 10));
+        } catch {
+          // No suggestions from a ranker that fails; the message still says to search.
+        }
+      }
+      const close = mergeSuggestions(lists, 10);
       const checks = await Promise.all(
         close.map((candidate) => {
           const entry = lookupExact(candidate);

@@ -244,72 +244,136 @@ function describeType(value: unknown): string {
 // "Did you mean" suggestions
 // ---------------------------------------------------------------------------
 
+interface PreparedName {
+  readonly name: string;
+  /** Lower case, letters and digits only. */
+  readonly normalized: string;
+  readonly words: ReadonlySet<string>;
+}
+
 function normalizeName(name: string): string {
   return name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
-function nameWords(name: string): string[] {
-  return (
+function nameWords(name: string): Set<string> {
+  return new Set(
     name
       .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2')
       .toLowerCase()
-      .match(/[\p{L}\p{N}]+/gu) ?? []
+      .match(/[\p{L}\p{N}]+/gu) ?? [],
   );
 }
+
+function prepareName(name: string): PreparedName {
+  return { name, normalized: normalizeName(name), words: nameWords(name) };
+}
+
+let row = new Uint16Array(0);
+let nextRow = new Uint16Array(0);
 
 /** Levenshtein distance, giving up (returning `limit + 1`) once it must exceed `limit`. */
 function boundedDistance(a: string, b: string, limit: number): number {
   if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  if (row.length < b.length + 1) {
+    row = new Uint16Array(b.length + 1);
+    nextRow = new Uint16Array(b.length + 1);
+  }
+  let previous = row;
+  let current = nextRow;
+  for (let j = 0; j <= b.length; j++) previous[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const current = [i];
+    current[0] = i;
     let rowMin = i;
+    const code = a.charCodeAt(i - 1);
     for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      const cost = code === b.charCodeAt(j - 1) ? 0 : 1;
       const value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-      current.push(value);
+      current[j] = value;
       if (value < rowMin) rowMin = value;
     }
     if (rowMin > limit) return limit + 1;
+    const swap = previous;
     previous = current;
+    current = swap;
   }
   return previous[b.length]!;
 }
 
-/** How alike two tool names are, 0..1 (0 = not worth suggesting). */
-export function nameSimilarity(wanted: string, candidate: string): number {
-  const a = normalizeName(wanted);
-  const b = normalizeName(candidate);
+function similarity(wanted: PreparedName, candidate: PreparedName): number {
+  const a = wanted.normalized;
+  const b = candidate.normalized;
   if (a.length === 0 || b.length === 0) return 0;
   if (a === b) return 1;
   let score = 0;
   const shorter = Math.min(a.length, b.length);
-  if (shorter >= 3 && (a.includes(b) || b.includes(a)))
-    score = 0.6 + 0.3 * (shorter / Math.max(a.length, b.length));
-  const limit = Math.floor(Math.max(a.length, b.length) * 0.4);
-  if (a.length <= 64 && b.length <= 64) {
+  const longer = Math.max(a.length, b.length);
+  if (shorter >= 3 && (a.includes(b) || b.includes(a))) score = 0.6 + 0.3 * (shorter / longer);
+  const limit = Math.floor(longer * 0.4);
+  if (longer <= 64 && Math.abs(a.length - b.length) <= limit) {
     const distance = boundedDistance(a, b, limit);
-    if (distance <= limit) score = Math.max(score, 1 - distance / Math.max(a.length, b.length));
+    if (distance <= limit) score = Math.max(score, 1 - distance / longer);
   }
-  const wantedWords = new Set(nameWords(wanted));
-  const candidateWords = new Set(nameWords(candidate));
-  if (wantedWords.size > 0 && candidateWords.size > 0) {
+  if (wanted.words.size > 0 && candidate.words.size > 0) {
     let shared = 0;
-    for (const word of wantedWords) if (word.length > 1 && candidateWords.has(word)) shared++;
-    const jaccard = shared / (wantedWords.size + candidateWords.size - shared);
-    if (jaccard >= 0.5) score = Math.max(score, 0.5 + 0.4 * jaccard);
+    for (const word of wanted.words) if (word.length > 1 && candidate.words.has(word)) shared++;
+    if (shared > 0) {
+      const jaccard = shared / (wanted.words.size + candidate.words.size - shared);
+      if (jaccard >= 0.5) score = Math.max(score, 0.5 + 0.4 * jaccard);
+    }
   }
   return score >= 0.5 ? score : 0;
 }
 
+/** How alike two tool names are, 0..1 (0 = not worth suggesting). */
+export function nameSimilarity(wanted: string, candidate: string): number {
+  return similarity(prepareName(wanted), prepareName(candidate));
+}
+
+export interface ScoredName {
+  readonly name: string;
+  readonly score: number;
+}
+
+export interface NameSuggester {
+  /** Names close to `wanted`, best first (at most `limit`), with their similarity. */
+  suggest(wanted: string, limit?: number): ScoredName[];
+}
+
+const byScoreThenName = (x: ScoredName, y: ScoredName) =>
+  y.score - x.score || (x.name < y.name ? -1 : x.name > y.name ? 1 : 0);
+
+/** Prepares a catalog's names once, so each "did you mean" costs one pass of cheap comparisons. */
+export function createNameSuggester(names: Iterable<string>): NameSuggester {
+  const prepared = [...names].map(prepareName);
+  return {
+    suggest(wanted, limit = 3) {
+      if (wanted.length > MAX_TOOL_NAME_LENGTH) return [];
+      const target = prepareName(wanted);
+      const scored: ScoredName[] = [];
+      for (const candidate of prepared) {
+        const score = similarity(target, candidate);
+        if (score > 0) scored.push({ name: candidate.name, score });
+      }
+      return scored.sort(byScoreThenName).slice(0, limit);
+    },
+  };
+}
+
 /** Names from `candidates` close to `wanted`, best first (at most `limit`). */
 export function suggestToolNames(wanted: string, candidates: Iterable<string>, limit = 3): string[] {
-  if (wanted.length > MAX_TOOL_NAME_LENGTH) return [];
-  const scored: { name: string; score: number }[] = [];
-  for (const name of candidates) {
-    const score = nameSimilarity(wanted, name);
-    if (score > 0) scored.push({ name, score });
-  }
-  scored.sort((x, y) => y.score - x.score || (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
-  return scored.slice(0, limit).map((entry) => entry.name);
+  return createNameSuggester(candidates)
+    .suggest(wanted, limit)
+    .map((entry) => entry.name);
+}
+
+/** Merges the suggestions of several catalogs (best first, each name once). */
+export function mergeSuggestions(lists: readonly (readonly ScoredName[])[], limit: number): string[] {
+  const best = new Map<string, number>();
+  for (const list of lists)
+    for (const { name, score } of list) best.set(name, Math.max(score, best.get(name) ?? 0));
+  return [...best]
+    .map(([name, score]) => ({ name, score }))
+    .sort(byScoreThenName)
+    .slice(0, limit)
+    .map((entry) => entry.name);
 }
