@@ -286,6 +286,59 @@ describe("'context' storage in the engine", () => {
   });
 });
 
+describe("'context' storage: arbitrary conversations (property)", () => {
+  it('never throw, and only ever show meta-tools and catalog tools, each once', async () => {
+    const { engine } = harness({ storage: 'context', signingSecret: 'k' });
+    const unsigned = harness({ storage: 'context' });
+    const names = fc.constantFrom(
+      'send_email',
+      'getWeather',
+      '__proto__',
+      'search_tools',
+      'load_tool',
+      'nope',
+    );
+    const output = fc.oneof(
+      fc.anything(),
+      fc.record(
+        { success: fc.boolean(), toolName: names, loaded: fc.array(names), receipt: fc.string() },
+        { requiredKeys: [] },
+      ),
+    );
+    const record = fc.oneof(
+      fc.record({
+        type: fc.constant('tool-call'),
+        toolCallId: fc.constantFrom('1', '2'),
+        toolName: names,
+        input: fc.anything(),
+      }),
+      fc.record({
+        type: fc.constant('tool-result'),
+        toolCallId: fc.constantFrom('1', '2'),
+        toolName: names,
+        output,
+      }),
+      fc.anything(),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(record, { maxLength: 12 }), async (records) => {
+        const plan = await engine
+          .startRequest({ threadId: 't' })
+          .prepareStep({ records: records as ConversationRecord[] });
+        // Nothing here carries a valid receipt, so nothing is loaded.
+        expect(plan.visible).toEqual(['search_tools', 'load_tool']);
+        const open = await unsigned.engine
+          .startRequest({ threadId: 't' })
+          .prepareStep({ records: records as ConversationRecord[] });
+        expect(open.visible.slice(0, 2)).toEqual(['search_tools', 'load_tool']);
+        expect(new Set(open.visible).size).toBe(open.visible.length);
+        for (const name of open.visible.slice(2)) expect(['send_email', 'getWeather']).toContain(name);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
 describe("'context' storage with a signing secret", () => {
   const signed = () => harness({ storage: 'context', signingSecret: 'server-secret' });
 
