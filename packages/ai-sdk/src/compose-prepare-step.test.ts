@@ -1,0 +1,88 @@
+import { generateText, isStepCount, streamText } from 'ai';
+import { describe, expect, it } from 'vitest';
+import { createCatalog } from './__fixtures__/catalog';
+import { scriptedModel } from './__fixtures__/scripted-model';
+import { composePrepareStep } from './compose-prepare-step';
+import { createToolSearch } from './create-tool-search';
+
+const META = ['search_tools', 'load_tool'];
+
+describe('composePrepareStep with tool search', () => {
+  it("runs the user's prepareStep after ours: it may narrow the tools and set other options", async () => {
+    const { tools } = createCatalog();
+    const toolSearch = createToolSearch({ tools });
+    const call = toolSearch.forCall({ threadId: 'compose' });
+    const userSaw: Array<{ stepNumber: number; plan?: unknown }> = [];
+    const { model, seen, toolsPerStep } = scriptedModel([
+      { toolCalls: [{ toolName: 'search_tools', input: { query: 'weather' } }] },
+      { toolCalls: [{ toolName: 'load_tool', input: { toolName: 'getWeather' } }] },
+      { toolCalls: [{ toolName: 'getWeather', input: { city: 'Rome' } }] },
+      { text: 'ok' },
+    ]);
+    await generateText({
+      model,
+      ...call,
+      prepareStep: composePrepareStep(call.prepareStep, ({ stepNumber, runtimeContext }) => {
+        userSaw.push({ stepNumber, plan: runtimeContext.plan });
+        // The user hides load_tool on the first step and lowers the temperature on every step.
+        return stepNumber === 0 ? { activeTools: ['search_tools'], temperature: 0 } : { temperature: 0 };
+      }),
+      runtimeContext: { plan: 'pro' },
+      stopWhen: isStepCount(10),
+      prompt: 'x',
+    });
+    expect(toolsPerStep()).toEqual([
+      ['search_tools'],
+      META,
+      [...META, 'getWeather'],
+      [...META, 'getWeather'],
+    ]);
+    expect(seen).toHaveLength(4);
+    expect(model.doGenerateCalls.map((options) => options.temperature)).toEqual([0, 0, 0, 0]);
+    expect(userSaw).toEqual([0, 1, 2, 3].map((stepNumber) => ({ stepNumber, plan: 'pro' })));
+  });
+
+  it('cannot widen what tool search made visible', async () => {
+    const { tools, ran } = createCatalog();
+    const toolSearch = createToolSearch({ tools });
+    const call = toolSearch.forCall({ threadId: 'widen' });
+    const { model, toolsPerStep } = scriptedModel([{ text: 'ok' }]);
+    const result = streamText({
+      model,
+      ...call,
+      prepareStep: composePrepareStep(call.prepareStep, () => ({
+        activeTools: ['search_tools', 'load_tool', 'send_email'],
+      })),
+      prompt: 'x',
+    });
+    await result.consumeStream();
+    expect(toolsPerStep()).toEqual([META]);
+    expect(ran).toEqual([]);
+  });
+
+  it('passes what an earlier function changed to the later ones and merges the results', async () => {
+    const composed = composePrepareStep<Record<string, never>>(
+      () => ({ runtimeContext: { step: 'first' }, activeTools: [], toolChoice: 'auto' }),
+      undefined,
+      ({ runtimeContext }) => ({ instructions: `seen ${String(runtimeContext.step)}`, toolChoice: 'none' }),
+    );
+    const result = await composed({
+      runtimeContext: {},
+      toolsContext: {},
+      messages: [],
+      initialMessages: [],
+      responseMessages: [],
+      steps: [],
+      stepNumber: 0,
+      model: scriptedModel([]).model,
+      instructions: undefined,
+      initialInstructions: undefined,
+    });
+    expect(result).toEqual({
+      runtimeContext: { step: 'first' },
+      activeTools: [],
+      toolChoice: 'none',
+      instructions: 'seen first',
+    });
+  });
+});

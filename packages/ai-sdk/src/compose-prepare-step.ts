@@ -1,0 +1,55 @@
+import type { PrepareStepFunction, PrepareStepResult, ToolSet } from 'ai';
+
+type Context = Record<string, unknown>;
+
+type PrepareStepOptions<TOOLS extends ToolSet, RUNTIME_CONTEXT extends Context> = Parameters<
+  PrepareStepFunction<TOOLS, RUNTIME_CONTEXT>
+>[0];
+
+/**
+ * Runs several `prepareStep` functions as one, in the order given.
+ *
+ * Each function sees what the earlier ones changed for this step (`runtimeContext`,
+ * `toolsContext`, `messages`, `instructions`, `model`). Their results are merged,
+ * later fields winning, except `activeTools`: when several functions return it, a
+ * tool stays active only if every one of them keeps it (in the first one's order),
+ * so a later function can narrow what tool search made visible but never widen it.
+ *
+ * ```ts
+ * prepareStep: composePrepareStep(call.prepareStep, myPrepareStep)
+ * ```
+ */
+export function composePrepareStep<TOOLS extends ToolSet, RUNTIME_CONTEXT extends Context = Context>(
+  ...functions: ReadonlyArray<PrepareStepFunction<TOOLS, RUNTIME_CONTEXT> | undefined>
+): PrepareStepFunction<TOOLS, RUNTIME_CONTEXT> {
+  const steps = functions.filter(
+    (fn): fn is PrepareStepFunction<TOOLS, RUNTIME_CONTEXT> => typeof fn === 'function',
+  );
+  return async (options) => {
+    let current: PrepareStepOptions<TOOLS, RUNTIME_CONTEXT> = options;
+    let merged: NonNullable<PrepareStepResult<TOOLS, RUNTIME_CONTEXT>> | undefined;
+    for (const step of steps) {
+      const result = await step(current);
+      if (result == null) continue;
+      const activeTools =
+        merged?.activeTools != null && result.activeTools != null
+          ? intersect(merged.activeTools, result.activeTools)
+          : (result.activeTools ?? merged?.activeTools);
+      merged = { ...merged, ...result, ...(activeTools === undefined ? {} : { activeTools }) };
+      current = {
+        ...current,
+        ...(result.runtimeContext !== undefined ? { runtimeContext: result.runtimeContext } : {}),
+        ...(result.toolsContext !== undefined ? { toolsContext: result.toolsContext } : {}),
+        ...(result.messages !== undefined ? { messages: result.messages } : {}),
+        ...(result.instructions !== undefined ? { instructions: result.instructions } : {}),
+        ...(result.model !== undefined ? { model: result.model } : {}),
+      };
+    }
+    return merged;
+  };
+}
+
+function intersect<T>(first: ReadonlyArray<T>, second: ReadonlyArray<T>): T[] {
+  const keep = new Set(second);
+  return first.filter((name) => keep.has(name));
+}
