@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type Clock, type LoadStateStore, type StoreStats, ToolSearchError } from '@tool-search/core';
+import { type Clock, type LoadStateStore, type StoreStats, systemClock, ToolSearchError } from '@tool-search/core';
 
 /**
  * The part of a node-redis client (`createClient()` from `redis` 5 or later) that the store
@@ -86,8 +86,6 @@ interface Script {
 const script = (source: string): Script => ({ source, sha: createHash('sha1').update(source).digest('hex') });
 const scripts = { get: script(GET_SCRIPT), add: script(ADD_SCRIPT), remove: script(REMOVE_SCRIPT) };
 
-const systemTime: Pick<Clock, 'now'> = { now: () => Date.now() };
-
 /** Escapes the glob characters of SCAN's MATCH pattern. */
 export function escapeGlob(text: string): string {
   return text.replace(/[*?[\]\\]/g, '\\$&');
@@ -122,7 +120,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   const keyPrefix = options?.keyPrefix ?? DEFAULT_KEY_PREFIX;
   const ttl = options?.ttl ?? DEFAULT_TTL;
   const commandTimeoutMs = options?.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
-  const clock = options?.clock ?? systemTime;
+  const clock = options?.clock ?? systemClock;
 
   if (!client || typeof client.sendCommand !== 'function') {
     throw new ToolSearchError(

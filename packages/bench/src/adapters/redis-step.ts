@@ -1,0 +1,196 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { type CatalogEntry, createToolSearchEngine, type LoadStateStore } from '@tool-search/core';
+import { createRedisStore, type RedisStoreClient } from '@tool-search/redis';
+import { createClient } from 'redis';
+import { generateCatalog } from '../synthetic/catalog';
+
+export interface RedisStepRow {
+  readonly store: 'in-memory' | 'redis';
+  readonly tools: number;
+  /** Tools the measured thread has loaded. */
+  readonly loaded: number;
+  readonly iterations: number;
+  /** One `prepareStep` of an open request through the engine (the store read included): median and p99. */
+  readonly medianMs: number;
+  readonly p99Ms: number;
+  /** Requests sent to Redis per step, counted at the client (0 for the in-memory store). */
+  readonly roundTripsPerStep: number;
+  /**
+   * Commands Redis executed per step by its own count (INFO commandstats), those inside the Lua
+   * script included (EVALSHA, ZRANGE, PEXPIRE); null for the in-memory store.
+   */
+  readonly redisCommandsPerStep: number | null;
+  /** Requests sent to Redis by one `load_tool` call, once the store's scripts are cached (the engine reads, then adds). */
+  readonly roundTripsPerLoad: number;
+}
+
+const quantile = (sorted: readonly number[], q: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+
+/** A throwaway redis-server on a free loopback port (no persistence); stopped by the returned function. */
+async function startRedisServer(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const port = await new Promise<number>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
+  const child: ChildProcess = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  await new Promise<void>((resolve, reject) => {
+    let log = '';
+    const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${log}`)), 10_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      log += chunk.toString();
+      if (log.includes('Ready to accept connections')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('error', (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      reject(
+        error.code === 'ENOENT'
+          ? new Error(
+              'redis-server is not installed (apt-get install redis-server), or pass the url of a running Redis',
+            )
+          : error,
+      );
+    });
+  });
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+function countingClient(client: RedisStoreClient) {
+  let count = 0;
+  const counted: RedisStoreClient = {
+    get isOpen() {
+      return client.isOpen;
+    },
+    get isReady() {
+      return client.isReady;
+    },
+    sendCommand(args, options) {
+      count++;
+      return client.sendCommand(args, options);
+    },
+  };
+  return { client: counted, count: () => count };
+}
+
+/** Calls Redis has executed so far, all commands but INFO itself. */
+async function serverCalls(client: { info(section: string): Promise<unknown> }): Promise<number> {
+  const info = String(await client.info('commandstats'));
+  let calls = 0;
+  for (const match of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm))
+    if (match[1] !== 'info') calls += Number(match[2]);
+  return calls;
+}
+
+/**
+ * The per-step cost of keeping load state in Redis rather than in memory, on loopback: the same
+ * engine (a synthetic catalog of `size` tools, a thread with `loaded` tools loaded through
+ * `load_tool`) times `prepareStep` of an open request, once over the in-memory store and once over
+ * `createRedisStore`, and counts the round trips each step makes (at most one is the target).
+ * Starts its own `redis-server` unless `url` names a running one.
+ */
+export async function measureRedisStep(
+  options: {
+    url?: string;
+    size?: number;
+    loaded?: number;
+    iterations?: number;
+    warmup?: number;
+    seed?: number;
+    now?: () => number;
+  } = {},
+): Promise<RedisStepRow[]> {
+  const size = options.size ?? 1_000;
+  const loadedCount = Math.min(options.loaded ?? 5, size);
+  const iterations = options.iterations ?? 2_000;
+  const warmup = options.warmup ?? 200;
+  const now = options.now ?? (() => performance.now());
+  const catalog: CatalogEntry<null>[] = generateCatalog({ size, seed: options.seed ?? 1 }).map(
+    (descriptor) => ({
+      descriptor,
+      tool: null,
+    }),
+  );
+  const toLoad = catalog.slice(0, loadedCount).map((entry) => entry.descriptor.name);
+
+  const server = options.url ? undefined : await startRedisServer();
+  const url = options.url ?? server!.url;
+  const client = createClient({ url });
+  client.on('error', () => {}); // a failure shows up as a typed store error in the run itself
+  await client.connect();
+  const keyPrefix = `tool-search-bench:${process.pid}:`;
+
+  async function measure(store: 'in-memory' | 'redis'): Promise<RedisStepRow> {
+    const counted = countingClient(client);
+    const redisStore: LoadStateStore | undefined =
+      store === 'redis' ? createRedisStore({ client: counted.client, keyPrefix }) : undefined;
+    const engine = createToolSearchEngine({ catalog, storage: redisStore ?? 'in-memory' });
+    const threadId = `bench-${store}`;
+
+    // First use of each store script on this server sends its source once: not the steady state.
+    await engine.startRequest({ threadId: 'warm-up' }).loadTool({ toolNames: toLoad });
+    await engine.clearState('warm-up');
+    const before = counted.count();
+    const load = await engine.startRequest({ threadId }).loadTool({ toolNames: toLoad });
+    if (!load.success) throw new Error(`load_tool failed: ${load.message}`);
+    const roundTripsPerLoad = counted.count() - before;
+
+    const request = engine.startRequest({ threadId });
+    for (let index = 0; index < warmup; index++) await request.prepareStep();
+    const tripsBefore = counted.count();
+    const serverBefore = store === 'redis' ? await serverCalls(client) : 0;
+    const times: number[] = [];
+    let visible = 0;
+    for (let index = 0; index < iterations; index++) {
+      const start = now();
+      const plan = await request.prepareStep();
+      times.push(now() - start);
+      if (plan.degraded) throw new Error('a step was degraded: the store failed during the bench');
+      visible = plan.visible.length;
+    }
+    const redisCommandsPerStep =
+      store === 'redis' ? ((await serverCalls(client)) - serverBefore) / iterations : null;
+    const roundTripsPerStep = (counted.count() - tripsBefore) / iterations;
+    if (visible !== 2 + loadedCount)
+      throw new Error(`expected ${2 + loadedCount} visible tools, got ${visible}`);
+
+    await engine.clearState(threadId);
+    await engine.dispose();
+    times.sort((left, right) => left - right);
+    return {
+      store,
+      tools: size,
+      loaded: loadedCount,
+      iterations,
+      medianMs: quantile(times, 0.5),
+      p99Ms: quantile(times, 0.99),
+      roundTripsPerStep,
+      redisCommandsPerStep,
+      roundTripsPerLoad,
+    };
+  }
+
+  try {
+    return [await measure('in-memory'), await measure('redis')];
+  } finally {
+    await client.close();
+    await server?.stop();
+  }
+}
