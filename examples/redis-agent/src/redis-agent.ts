@@ -1,0 +1,74 @@
+import { createToolSearch } from '@tool-search/ai-sdk';
+import { createRedisStore } from '@tool-search/redis';
+import { generateText, isStepCount } from 'ai';
+import { createClient } from 'redis';
+import { catalog } from './catalog';
+import { createOfflineModel } from './offline-model';
+
+export interface Turn {
+  readonly server: string;
+  readonly prompt: string;
+  /** The tools the model was sent at each step of the call. */
+  readonly toolsPerStep: readonly (readonly string[])[];
+  /** The tools the model called, in order. */
+  readonly toolCalls: readonly string[];
+  readonly text: string;
+}
+
+/**
+ * One server of the agent (in production, one process behind the load balancer): its own Redis
+ * connection and its own tool search, over the load state that every server shares.
+ */
+export async function startAgentServer(name: string, url: string) {
+  const client = createClient({ url });
+  client.on('error', (error: Error) => console.error(`[${name}] redis: ${error.message}`));
+  await client.connect();
+  const toolSearch = createToolSearch({
+    tools: catalog,
+    storage: createRedisStore({ client, keyPrefix: 'redis-agent:', ttl: 3_600_000 }),
+  });
+
+  return {
+    name,
+    async ask(threadId: string, prompt: string): Promise<Turn> {
+      const { model, toolsPerStep } = createOfflineModel();
+      const result = await generateText({
+        model,
+        ...toolSearch.forCall({ threadId }),
+        instructions: toolSearch.instructions,
+        stopWhen: isStepCount(6),
+        prompt,
+      });
+      return {
+        server: name,
+        prompt,
+        toolsPerStep,
+        toolCalls: result.steps.flatMap((step) => step.toolCalls.map((call) => call.toolName)),
+        text: result.text,
+      };
+    },
+    async close() {
+      await toolSearch.dispose();
+      await client.close(); // the store never closes a client it was given
+    },
+  };
+}
+
+/**
+ * Two calls of one conversation land on two different servers: the first searches for a weather
+ * tool and loads it; the second, on the other server, is offered that tool from its first step.
+ */
+export async function runRedisAgent(options: { url: string; threadId?: string }): Promise<Turn[]> {
+  const threadId = options.threadId ?? 'user-42';
+  const first = await startAgentServer('server-a', options.url);
+  const second = await startAgentServer('server-b', options.url);
+  try {
+    return [
+      await first.ask(threadId, 'What is the weather in Rome?'),
+      await second.ask(threadId, 'And what is the weather in Oslo?'),
+    ];
+  } finally {
+    await first.close();
+    await second.close();
+  }
+}
