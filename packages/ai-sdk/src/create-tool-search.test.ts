@@ -672,3 +672,114 @@ describe('request tools', () => {
     expect(outputOf(bob.result)).toEqual({ owner: 'bob' });
   });
 });
+
+describe('options forwarded to the engine', () => {
+  it('maxLoadedTools drops the oldest load, and the step sends what is left', async () => {
+    const events: ToolSearchEvent[] = [];
+    const toolSearch = createToolSearch({
+      tools: createCatalog().tools,
+      maxLoadedTools: 2,
+      onEvent: (event) => events.push(event),
+    });
+    const { model, toolsPerStep } = scriptedModel([
+      { toolCalls: [{ toolName: 'load_tool', input: { toolNames: ['getWeather', 'getForecast'] } }] },
+      { toolCalls: [{ toolName: 'load_tool', input: { toolName: 'send_email' } }] },
+      { text: 'ok' },
+    ]);
+    await generateText({
+      model,
+      ...toolSearch.forCall({ threadId: 'cap' }),
+      stopWhen: isStepCount(5),
+      prompt: 'x',
+    });
+    expect(toolsPerStep()).toEqual([
+      META,
+      [...META, 'getWeather', 'getForecast'],
+      [...META, 'getForecast', 'send_email'],
+    ]);
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'evict', toolNames: ['getWeather'], reason: 'max-loaded-tools' }),
+    );
+  });
+
+  it('ranker replaces the keyword ranker', async () => {
+    const toolSearch = createToolSearch({
+      tools: createCatalog().tools,
+      ranker: () => ({ search: () => [{ name: 'convert_currency', description: 'always me', score: 0.9 }] }),
+    });
+    const { model, seen } = scriptedModel([
+      { toolCalls: [{ toolName: 'search_tools', input: { query: 'weather' } }] },
+      { text: 'ok' },
+    ]);
+    await generateText({ model, ...toolSearch.forCall(), stopWhen: isStepCount(5), prompt: 'x' });
+    const searched = toolResultsIn(seen[1]!.prompt).at(-1)!.value as { results: Array<{ name: string }> };
+    expect(searched.results.map((result) => result.name)).toEqual(['convert_currency']);
+  });
+
+  it('storeTimeoutMs bounds a store that never answers (fake clock): the step is degraded, not stuck', async () => {
+    const clock = createFakeClock();
+    const hanging: LoadStateStore = {
+      get: () => new Promise<string[]>(() => {}),
+      add: () => new Promise<string[]>(() => {}),
+      delete: () => Promise.resolve(),
+    };
+    const toolSearch = createToolSearch({
+      tools: createCatalog().tools,
+      storage: hanging,
+      storeTimeoutMs: 500,
+      clock,
+    });
+    const { model, toolsPerStep } = scriptedModel([{ text: 'ok' }]);
+    const pending = generateText({ model, ...toolSearch.forCall(), prompt: 'x' });
+    await clock.advanceAsync(0);
+    await clock.advanceAsync(501);
+    await pending;
+    expect(toolsPerStep()).toEqual([META]);
+  });
+});
+
+describe('tool approvals', () => {
+  it('runs an approved call of a loaded tool that the SDK replays before the first step', async () => {
+    const ran: unknown[] = [];
+    const wire = tool({
+      description: 'Wire money to an account.',
+      inputSchema: z.object({ amount: z.number() }),
+      needsApproval: true,
+      execute: async ({ amount }) => {
+        ran.push(amount);
+        return { wired: amount };
+      },
+    });
+    const toolSearch = createToolSearch({ tools: { wire } });
+    const first = scriptedModel([
+      { toolCalls: [{ toolName: 'load_tool', input: { toolName: 'wire' } }] },
+      { toolCalls: [{ toolName: 'wire', input: { amount: 100 } }] },
+    ]);
+    const turn1 = await generateText({
+      model: first.model,
+      ...toolSearch.forCall({ threadId: 'approvals' }),
+      stopWhen: isStepCount(5),
+      prompt: 'wire 100',
+    });
+    const request = turn1.steps.at(-1)!.content.find((part) => part.type === 'tool-approval-request');
+    expect(request).toBeDefined();
+    expect(ran).toEqual([]);
+
+    const second = scriptedModel([{ text: 'wired' }]);
+    const turn2 = await generateText({
+      model: second.model,
+      ...toolSearch.forCall({ threadId: 'approvals' }),
+      messages: [
+        { role: 'user', content: 'wire 100' },
+        ...turn1.responseMessages,
+        {
+          role: 'tool',
+          content: [{ type: 'tool-approval-response', approvalId: request!.approvalId, approved: true }],
+        },
+      ],
+    });
+    expect(ran).toEqual([100]);
+    expect(turn2.text).toBe('wired');
+    expect(second.toolsPerStep()).toEqual([[...META, 'wire']]);
+  });
+});

@@ -1,13 +1,13 @@
 export { composePrepareStep } from './compose-prepare-step';
 export type {
-  CreateToolSearchOptions,
   MetaToolSet,
   RuntimeContext,
-  ToolSearch,
   ToolSearchCallOptions,
   ToolSearchCallSettings,
   ToolSearchPrepareStep,
   ToolSearchToolSet,
-} from './create-tool-search';
-export { createToolSearch, toCatalogEntry } from './create-tool-search';
+} from './create-call-settings';
+export type { CreateToolSearchOptions, ToolSearch } from './create-tool-search';
+export { createToolSearch } from './create-tool-search';
+export { toCatalogEntry } from './to-catalog-entry';
 export { toConversationRecords } from './to-conversation-records';

@@ -1,0 +1,207 @@
+import {
+  type CatalogEntry,
+  isMetaToolName,
+  LOAD_TOOL_NAME,
+  type LoadToolInput,
+  type LoadToolOutput,
+  type SearchToolsInput,
+  type SearchToolsOutput,
+  type ToolSearchEngine,
+  type ToolSearchRequest,
+} from '@tool-search/core';
+import {
+  type ModelMessage,
+  NoSuchToolError,
+  type PrepareStepFunction,
+  type Tool,
+  type ToolCallRepairFunction,
+  type ToolExecutionOptions,
+  type ToolSet,
+} from 'ai';
+import { ownTools, toCatalogEntry } from './to-catalog-entry';
+import { toConversationRecords } from './to-conversation-records';
+import { lastValue, toMetaTool, toToolSet, withExecute } from './tool-set';
+
+/** The AI SDK's per-call runtime context (`runtimeContext` of generateText / streamText). */
+export type RuntimeContext = Record<string, unknown>;
+
+/** The meta-tools as AI SDK tools. With `search.autoLoad`, `load_tool` is never made active. */
+export type MetaToolSet = {
+  search_tools: Tool<SearchToolsInput, SearchToolsOutput>;
+  load_tool: Tool<LoadToolInput, LoadToolOutput>;
+};
+
+/** Every tool one call can use: the meta-tools, the always-on tools and the catalog. */
+export type ToolSearchToolSet<TOOLS extends ToolSet, ALWAYS_ON extends ToolSet> = MetaToolSet &
+  ALWAYS_ON &
+  TOOLS;
+
+type ToolName<TOOLS extends ToolSet> = keyof TOOLS & string;
+
+export interface ToolSearchCallOptions<REQUEST_CONTEXT = unknown> {
+  /**
+   * The conversation this call belongs to. When left out, the call's `runtimeContext.threadId`
+   * (a string) is used; calls with neither share the `'default'` thread.
+   */
+  readonly threadId?: string | null;
+  /** Handed to `filter`. When left out, the call's `runtimeContext` is used. */
+  readonly requestContext?: REQUEST_CONTEXT;
+  /**
+   * Tools resolved for this call only (for example MCP tools with the caller's credentials):
+   * searchable, hidden until loaded, and a loaded name runs this call's instance.
+   */
+  readonly requestTools?: ToolSet;
+}
+
+/** The `prepareStep` of one call: each step's `activeTools` and `toolOrder`. */
+export type ToolSearchPrepareStep<TOOLSET extends ToolSet> = <RUNTIME extends RuntimeContext>(
+  options: Parameters<PrepareStepFunction<TOOLSET, RUNTIME>>[0],
+) => Promise<{ activeTools: Array<ToolName<TOOLSET>>; toolOrder: Array<ToolName<TOOLSET>> }>;
+
+/** What one generateText / streamText call (or one agent call, from `prepareCall`) spreads in. */
+export interface ToolSearchCallSettings<TOOLSET extends ToolSet> {
+  /** The catalog (each tool guarded), the always-on tools and the meta-tools. */
+  readonly tools: TOOLSET;
+  /** The first step's tools before load state is read: meta-tools, then always-on tools. */
+  readonly activeTools: Array<ToolName<TOOLSET>>;
+  /** Tools are sent in this order: meta-tools, always-on, loaded in load order. */
+  readonly toolOrder: Array<ToolName<TOOLSET>>;
+  /** Reads load state before each step and returns that step's `activeTools` and `toolOrder`. */
+  readonly prepareStep: ToolSearchPrepareStep<TOOLSET>;
+  /**
+   * Answers a call to a tool that is not active with a tool error telling the model to search
+   * and load it first. Returns null for anything else, so it can be chained with your own.
+   */
+  readonly repairToolCall: ToolCallRepairFunction<TOOLSET>;
+}
+
+/** What every call of one `createToolSearch` shares. */
+export interface CallBinding<REQUEST_CONTEXT> {
+  readonly engine: ToolSearchEngine<Tool, REQUEST_CONTEXT>;
+  readonly catalogTools: ReadonlyArray<[string, Tool]>;
+  readonly alwaysOnTools: ReadonlyArray<[string, Tool]>;
+  readonly alwaysOnEntries: readonly CatalogEntry<Tool>[];
+  readonly contextStorage: boolean;
+}
+
+/**
+ * The settings of one call: its tool set (meta-tools bound to this call's request, the
+ * always-on tools, the catalog with each `execute` guarded), the first step's `activeTools`,
+ * and the `prepareStep` and `repairToolCall` that consult the engine for this call.
+ */
+export function createCallSettings<REQUEST_CONTEXT>(
+  binding: CallBinding<REQUEST_CONTEXT>,
+  callOptions: ToolSearchCallOptions<REQUEST_CONTEXT>,
+): ToolSearchCallSettings<ToolSet> {
+  const { engine, catalogTools, alwaysOnTools, alwaysOnEntries, contextStorage } = binding;
+  const alwaysOnNames = alwaysOnTools.map(([name]) => name);
+  const firstStep = [...engine.metaTools.map((definition) => definition.name), ...alwaysOnNames];
+  const requestEntries =
+    callOptions.requestTools === undefined
+      ? undefined
+      : ownTools(callOptions.requestTools, 'requestTools').map(([name, tool]) => toCatalogEntry(name, tool));
+
+  // One request per call. It starts at the call's first step (when the runtime context is
+  // known) or, for approved tool calls the SDK replays before its first step, at that call.
+  let request: ToolSearchRequest<Tool> | undefined;
+  let visible: ReadonlySet<string> | undefined;
+
+  const start = (runtimeContext: RuntimeContext | undefined): ToolSearchRequest<Tool> => {
+    const threadId =
+      callOptions.threadId !== undefined
+        ? callOptions.threadId
+        : typeof runtimeContext?.threadId === 'string'
+          ? runtimeContext.threadId
+          : undefined;
+    const requestContext =
+      callOptions.requestContext !== undefined
+        ? callOptions.requestContext
+        : (runtimeContext as REQUEST_CONTEXT | undefined);
+    const started = engine.startRequest({
+      threadId,
+      requestContext,
+      alwaysOn: alwaysOnEntries,
+      requestTools: requestEntries,
+    });
+    request = started;
+    visible = undefined;
+    return started;
+  };
+
+  const planStep = async (
+    current: ToolSearchRequest<Tool>,
+    messages: readonly ModelMessage[] | undefined,
+  ): Promise<readonly string[]> => {
+    const plan = await current.prepareStep(
+      contextStorage ? { records: toConversationRecords(messages) } : {},
+    );
+    visible = new Set(plan.visible);
+    return plan.visible;
+  };
+
+  /** The request of this call, with the view of its current step. */
+  const current = async (messages: readonly ModelMessage[] | undefined): Promise<ToolSearchRequest<Tool>> => {
+    if (request !== undefined && visible !== undefined) return request;
+    const started = request ?? start(undefined);
+    await planStep(started, messages);
+    return started;
+  };
+
+  const prepareStep: ToolSearchPrepareStep<ToolSet> = async (step) => {
+    const started = step.stepNumber === 0 || request === undefined ? start(step.runtimeContext) : request;
+    const names = (await planStep(started, step.messages)) as Array<ToolName<ToolSet>>;
+    return { activeTools: [...names], toolOrder: [...names] };
+  };
+
+  const guardedExecute = (name: string, tool: Tool, execute: NonNullable<Tool['execute']>) =>
+    function execute_(input: unknown, executionOptions: ToolExecutionOptions<unknown>) {
+      // Visible in this step: run as is, so a streaming tool keeps streaming.
+      if (visible?.has(name)) return execute.call(tool, input, executionOptions);
+      return (async () => {
+        const active = await current(executionOptions?.messages);
+        const decision = await active.guard(name);
+        if (!decision.allowed) throw new Error(decision.message ?? `Tool "${name}" is not loaded.`);
+        // Allowed by the engine outside a planned step (an approved call the SDK replays before
+        // its first step): a promise is all the SDK accepts here, so a stream gives its last value.
+        return lastValue(await execute.call(tool, input, executionOptions));
+      })();
+    };
+
+  const guardTool = (name: string, tool: Tool): Tool =>
+    typeof tool.execute === 'function' ? withExecute(tool, guardedExecute(name, tool, tool.execute)) : tool;
+  const tools = new Map<string, Tool>();
+  for (const definition of engine.metaTools) {
+    tools.set(
+      definition.name,
+      toMetaTool(definition, async (input, executionOptions) => {
+        const active = await current(executionOptions?.messages);
+        return definition.name === LOAD_TOOL_NAME ? active.loadTool(input) : active.searchTools(input);
+      }),
+    );
+  }
+  for (const [name, tool] of alwaysOnTools) tools.set(name, tool);
+  for (const [name, tool] of catalogTools) tools.set(name, guardTool(name, tool));
+  for (const entry of requestEntries ?? []) {
+    const name = entry.descriptor.name;
+    // A request tool never replaces a meta-tool or an always-on tool; it replaces a catalog
+    // tool of the same name, as the engine resolves that name to the request's instance.
+    if (isMetaToolName(name) || alwaysOnNames.includes(name)) continue;
+    tools.set(name, guardTool(name, entry.tool));
+  }
+
+  const repairToolCall: ToolCallRepairFunction<ToolSet> = async ({ toolCall, error, messages }) => {
+    if (!NoSuchToolError.isInstance(error)) return null;
+    const active = await current(messages);
+    const decision = await active.guard(toolCall.toolName);
+    if (decision.allowed) return null;
+    throw new Error(decision.message ?? `Tool "${toolCall.toolName}" is not available.`);
+  };
+
+  return {
+    tools: toToolSet(tools) as ToolSet,
+    activeTools: [...firstStep] as Array<ToolName<ToolSet>>,
+    toolOrder: [...firstStep] as Array<ToolName<ToolSet>>,
+    prepareStep,
+    repairToolCall,
+  };
+}

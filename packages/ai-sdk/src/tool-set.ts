@@ -1,0 +1,42 @@
+import type { MetaToolDefinition } from '@tool-search/core';
+import { jsonSchema, type Tool, type ToolExecutionOptions, type ToolSet } from 'ai';
+
+/** A core meta-tool definition wrapped as an AI SDK tool (never redefined here). */
+export function toMetaTool(
+  definition: MetaToolDefinition,
+  execute: (input: unknown, options: ToolExecutionOptions<unknown>) => unknown,
+): Tool {
+  return {
+    description: definition.description,
+    // No validation here: the engine checks what the model sends and answers with a clear message.
+    inputSchema: jsonSchema(definition.inputSchema as Parameters<typeof jsonSchema>[0]),
+    execute,
+  } as Tool;
+}
+
+/** A copy of the tool (same prototype, same fields) whose `execute` is replaced; tools without one are kept. */
+export function withExecute(tool: Tool, execute: unknown): Tool {
+  if (typeof tool.execute !== 'function' || typeof execute !== 'function') return tool;
+  const prototype = Object.getPrototypeOf(tool) as object | null;
+  if (prototype === Object.prototype) return { ...tool, execute } as Tool; // tool() returns plain objects
+  return Object.assign(Object.create(prototype) as Tool, tool, { execute });
+}
+
+/** A tool set (own properties only: a tool may be named `__proto__`). */
+export function toToolSet(entries: Iterable<readonly [string, Tool]>): ToolSet {
+  const set: ToolSet = {};
+  for (const [name, tool] of entries) {
+    if (name === '__proto__') {
+      Object.defineProperty(set, name, { value: tool, enumerable: true, writable: true, configurable: true });
+    } else set[name] = tool;
+  }
+  return set;
+}
+
+/** The last value of an async iterable (a streaming tool's final output), or the value itself. */
+export async function lastValue(result: unknown): Promise<unknown> {
+  if (result === null || typeof result !== 'object' || !(Symbol.asyncIterator in result)) return result;
+  let last: unknown;
+  for await (const value of result as AsyncIterable<unknown>) last = value;
+  return last;
+}
