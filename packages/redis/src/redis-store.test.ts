@@ -333,7 +333,7 @@ describe('createRedisStore: misuse', () => {
     const started = performance.now();
     const error = await expectCode(store.get('t'), 'STORE_UNAVAILABLE');
     expect(error.message).toMatch(/connect/);
-    expect(performance.now() - started).toBeLessThan(50);
+    expect(performance.now() - started).toBeLessThan(100); // the default bound is 1,000 ms
   });
 
   it('reports a key of another type under its prefix as STORE_UNAVAILABLE with the cause', async () => {
