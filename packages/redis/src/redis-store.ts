@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto';
-import { type Clock, type LoadStateStore, type StoreStats, systemClock, ToolSearchError } from '@tool-search/core';
+import {
+  type Clock,
+  type LoadStateStore,
+  type StoreStats,
+  systemClock,
+  ToolSearchError,
+} from '@tool-search/core';
 
 /**
  * The part of a node-redis client (`createClient()` from `redis` 5 or later) that the store
