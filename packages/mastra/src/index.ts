@@ -1,1 +1,12 @@
-export {};
+export type { LoadStateStore, StoreStats, ToolSearchEvent, ToolSearchEventListener } from '@tool-search/core';
+export { toCatalogEntries } from './catalog-entries';
+export { toConversationRecords } from './conversation-records';
+export { resolveThreadId } from './thread-id';
+export type {
+  StateResult,
+  ToolSearchFilterArgs,
+  ToolSearchFilterPhase,
+  ToolSearchProcessorOptions,
+  ToolSearchStorage,
+} from './tool-search-processor';
+export { ToolSearchProcessor } from './tool-search-processor';

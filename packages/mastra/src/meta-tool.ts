@@ -1,0 +1,32 @@
+import { createTool } from '@mastra/core/tools';
+import type { JsonSchema, MetaToolDefinition } from '@tool-search/core';
+
+/**
+ * A Standard Schema that carries the core's JSON Schema for the model and lets
+ * every value through: the engine validates a meta-tool's input itself and
+ * answers a malformed call with a result that tells the model what to send,
+ * instead of Mastra's generic validation error.
+ */
+function modelFacingSchema(jsonSchema: JsonSchema) {
+  return {
+    '~standard': {
+      version: 1 as const,
+      vendor: 'tool-search',
+      validate: (value: unknown) => ({ value }),
+      jsonSchema: {
+        input: () => jsonSchema as Record<string, unknown>,
+        output: () => jsonSchema as Record<string, unknown>,
+      },
+    },
+  };
+}
+
+/** A meta-tool definition from the core, wrapped as a Mastra tool that runs `run`. */
+export function createMetaTool(definition: MetaToolDefinition, run: (input: unknown) => Promise<unknown>) {
+  return createTool({
+    id: definition.name,
+    description: definition.description,
+    inputSchema: modelFacingSchema(definition.inputSchema) as never,
+    execute: async (input: unknown) => run(input),
+  });
+}

@@ -1,0 +1,49 @@
+import { RequestContext } from '@mastra/core/request-context';
+import { describe, expect, it } from 'vitest';
+import { resolveThreadId } from './thread-id';
+
+const context = (entries: Record<string, unknown>) => {
+  const requestContext = new RequestContext();
+  for (const [key, value] of Object.entries(entries)) requestContext.set(key, value);
+  return requestContext;
+};
+
+describe('resolveThreadId', () => {
+  it('reads mastra__threadId first, then the memory context', () => {
+    expect(
+      resolveThreadId(context({ mastra__threadId: 'reserved', MastraMemory: { thread: { id: 'memory' } } })),
+    ).toBe('reserved');
+    expect(resolveThreadId(context({ MastraMemory: { thread: { id: 'memory' }, resourceId: 'user' } }))).toBe(
+      'memory',
+    );
+  });
+
+  it('answers undefined (the default thread) for anything missing or malformed, never throwing', () => {
+    expect(resolveThreadId(undefined)).toBeUndefined();
+    expect(resolveThreadId({})).toBeUndefined();
+    expect(resolveThreadId(context({}))).toBeUndefined();
+    expect(resolveThreadId(context({ mastra__threadId: '' }))).toBeUndefined();
+    expect(resolveThreadId(context({ mastra__threadId: 42 }))).toBeUndefined();
+    expect(resolveThreadId(context({ MastraMemory: 'garbage' }))).toBeUndefined();
+    expect(resolveThreadId(context({ MastraMemory: { thread: 'garbage' } }))).toBeUndefined();
+    expect(resolveThreadId(context({ MastraMemory: { thread: { id: 7 } } }))).toBeUndefined();
+    const hostile = {
+      get: () => {
+        throw new Error('boom');
+      },
+    };
+    expect(resolveThreadId(hostile)).toBeUndefined();
+    const trap = context({});
+    trap.set('MastraMemory', {
+      get thread() {
+        throw new Error('getter');
+      },
+    });
+    expect(resolveThreadId(trap)).toBeUndefined();
+  });
+
+  it('keeps odd but valid ids as they are', () => {
+    expect(resolveThreadId(context({ mastra__threadId: '__proto__' }))).toBe('__proto__');
+    expect(resolveThreadId(context({ mastra__threadId: 'fil 🧵 ü' }))).toBe('fil 🧵 ü');
+  });
+});

@@ -1,0 +1,252 @@
+import type { ProcessInputStepArgs, Processor } from '@mastra/core/processors';
+import type { RequestContext } from '@mastra/core/request-context';
+import type { Tool } from '@mastra/core/tools';
+import {
+  type CatalogEntry,
+  type Clock,
+  createToolSearchEngine,
+  type FilterPhase,
+  LOAD_TOOL_NAME,
+  type LoadStateStore,
+  type MaybePromise,
+  type RankerFactory,
+  type StoreStats,
+  type ToolSearchEngine,
+  type ToolSearchEventListener,
+  type ToolSearchRequest,
+} from '@tool-search/core';
+import { toCatalogEntries } from './catalog-entries';
+import { toConversationRecords } from './conversation-records';
+import { createMetaTool } from './meta-tool';
+import { resolveThreadId } from './thread-id';
+
+// biome-ignore lint/suspicious/noExplicitAny: Mastra's own processor takes `Tool<any, any>`.
+type AnyTool = Tool<any, any>;
+
+/** Where loaded-tool state lives: Mastra's two modes, or any store (for example `@tool-search/redis`). */
+export type ToolSearchStorage = 'in-memory' | 'context' | LoadStateStore;
+
+export type ToolSearchFilterPhase = FilterPhase;
+
+/** What `filter` receives: Mastra's fields, plus `name`. */
+export interface ToolSearchFilterArgs {
+  /** The tool's id (its key when it has none), as Mastra's own processor passes it. */
+  toolName: string;
+  /** The name the model sees and loads: the tool's key in `tools` (or in the agent's tools). */
+  name: string;
+  tool: AnyTool;
+  requestContext?: RequestContext;
+  phase: ToolSearchFilterPhase;
+}
+
+export interface ToolSearchProcessorOptions<TStorage extends ToolSearchStorage = ToolSearchStorage> {
+  /** Every tool that can be searched and loaded; hidden from the model until loaded. */
+  tools: Record<string, AnyTool>;
+  /**
+   * Also make the tools the agent resolved for this request (a dynamic `tools` function, toolsets,
+   * MCP tools) searchable and hidden until loaded, each request with its own instances.
+   * @default false
+   */
+  includeResolvedTools?: boolean;
+  search?: {
+    /** @default 5 */
+    topK?: number;
+    /** Relevance in 0..1 below which results are dropped. @default 0 */
+    minScore?: number;
+    /** `search_tools` loads what it finds; `load_tool` is not offered. @default false */
+    autoLoad?: boolean;
+  };
+  /** 'in-memory' (default), 'context' (derived from the conversation), or a `LoadStateStore`. */
+  storage?: TStorage;
+  /** In-memory TTL in milliseconds; 0 disables expiry. @default 3_600_000 */
+  ttl?: number;
+  /** Returns false to hide (search), refuse (load) or withhold (active) a tool. A throw means false. */
+  filter?: (args: ToolSearchFilterArgs) => boolean | Promise<boolean>;
+  /** In-memory cap on threads (least recently used evicted first). @default 10_000 */
+  maxThreads?: number;
+  /** Cap on loaded tools per thread; the oldest load goes first. Unbounded by default. */
+  maxLoadedTools?: number;
+  /** With 'context' storage: load results carry a receipt that a forged or edited message cannot reproduce. */
+  signingSecret?: string;
+  /** Replaces the keyword ranker (for example with the hybrid ranker). */
+  ranker?: RankerFactory;
+  /** Time source for TTLs (tests pass a fake clock). */
+  clock?: Clock;
+  /** Search, load, deny, evict, filter-error, step and store-error events. */
+  onEvent?: ToolSearchEventListener;
+  /** Bound on a store call before it fails (default 2,000 ms). */
+  storeTimeoutMs?: number;
+}
+
+/** Sync with the built-in storage modes (as Mastra's processor is), maybe async with a custom store. */
+export type StateResult<TStorage, T> = TStorage extends 'in-memory' | 'context' ? T : MaybePromise<T>;
+
+type MetaTool = ReturnType<typeof createMetaTool>;
+
+/** What one request (one generate/stream call) keeps between its steps, in Mastra's per-processor `state`. */
+interface RequestState {
+  readonly request: ToolSearchRequest<unknown>;
+  readonly metaTools: ReadonlyMap<string, MetaTool>;
+  readonly tools: Record<string, unknown> | undefined;
+}
+
+const STATE_KEY = Symbol.for('tool-search.mastra.request');
+
+function isObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null;
+}
+
+/**
+ * Mastra's `ToolSearchProcessor` on the tool-search engine: same id, options and
+ * methods, so it replaces `import { ToolSearchProcessor } from '@mastra/core/processors'`
+ * with no other change. Each step sends the meta-tools, then the agent's own tools,
+ * then the loaded tools in load order, so a step's tool list is a prefix of the next one's.
+ */
+export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory'>
+  implements Processor<'tool-search'>
+{
+  readonly id = 'tool-search' as const;
+  readonly name = 'Tool Search Processor';
+  readonly description = 'Enables dynamic tool discovery and loading via search';
+
+  readonly #engine: ToolSearchEngine<unknown, RequestContext>;
+  readonly #includeResolvedTools: boolean;
+  readonly #contextStorage: boolean;
+  readonly #staticEntries: ReadonlySet<CatalogEntry<unknown>>;
+  /** Static tools this processor restored into a request's tools (Mastra passes them back as the agent's). */
+  readonly #restored = new WeakMap<object, ReadonlySet<string>>();
+
+  constructor(options: ToolSearchProcessorOptions<TStorage>) {
+    const catalog = toCatalogEntries(options?.tools);
+    this.#staticEntries = new Set(catalog);
+    this.#includeResolvedTools = options?.includeResolvedTools === true;
+    this.#contextStorage = options?.storage === 'context';
+    const filter = options?.filter;
+    this.#engine = createToolSearchEngine<unknown, RequestContext>({
+      catalog,
+      search: options?.search,
+      storage: options?.storage,
+      ttl: options?.ttl,
+      maxThreads: options?.maxThreads,
+      maxLoadedTools: options?.maxLoadedTools,
+      signingSecret: options?.signingSecret,
+      ranker: options?.ranker,
+      clock: options?.clock,
+      onEvent: options?.onEvent,
+      storeTimeoutMs: options?.storeTimeoutMs,
+      filter: filter
+        ? ({ toolName, tool, requestContext, phase }) => {
+            const id = isObject(tool) ? (tool as { id?: unknown }).id : undefined;
+            return filter({
+              toolName: typeof id === 'string' && id.length > 0 ? id : toolName,
+              name: toolName,
+              tool: tool as AnyTool,
+              requestContext,
+              phase,
+            });
+          }
+        : undefined,
+    });
+  }
+
+  /** Sends the meta-tools, the agent's tools and the loaded tools for this step. */
+  async processInputStep(args: ProcessInputStepArgs): Promise<{ tools: Record<string, unknown> }> {
+    const { request, metaTools } = this.#requestFor(args);
+    const plan = await request.prepareStep(
+      this.#contextStorage ? { records: toConversationRecords(args.messages) } : undefined,
+    );
+    args.messageList?.addSystem(this.#engine.instructions);
+    const tools: Record<string, unknown> = {};
+    for (const name of plan.visible) {
+      const tool = metaTools.get(name) ?? request.resolve(name)?.tool;
+      if (tool !== undefined) tools[name] = tool;
+    }
+    return { tools };
+  }
+
+  /**
+   * The loaded tools of the request's thread, for the Mastra `Agent` to rebuild their
+   * executors before a run or when it resumes after an approval (paths that do not go
+   * through `processInputStep`). `tools` are the request's resolved tools.
+   */
+  async getLoadedToolsForRequestContext(args?: {
+    requestContext?: RequestContext;
+    stepArgs?: ProcessInputStepArgs;
+    tools?: Record<string, unknown>;
+  }): Promise<Record<string, AnyTool>> {
+    const requestContext = args?.requestContext ?? args?.stepArgs?.requestContext;
+    const tools = args?.stepArgs ? args.stepArgs.tools : args?.tools;
+    const request = this.#engine.startRequest({
+      threadId: resolveThreadId(requestContext),
+      requestContext,
+      requestTools: this.#includeResolvedTools ? toCatalogEntries(tools) : undefined,
+    });
+    const records =
+      this.#contextStorage && args?.stepArgs ? toConversationRecords(args.stepArgs.messages) : undefined;
+    const plan = await request.prepareStep({ modelStep: false, ...(records ? { records } : {}) });
+    const loaded: Record<string, AnyTool> = {};
+    const restoredStatic = new Set<string>();
+    for (const entry of plan.loaded) {
+      loaded[entry.descriptor.name] = entry.tool as AnyTool;
+      if (this.#staticEntries.has(entry)) restoredStatic.add(entry.descriptor.name);
+    }
+    if (isObject(requestContext)) this.#restored.set(requestContext, restoredStatic);
+    return loaded;
+  }
+
+  /** Forgets the loaded tools of one thread ('default' when none is given). */
+  clearState(threadId?: string): StateResult<TStorage, void> {
+    return this.#engine.clearState(threadId) as StateResult<TStorage, void>;
+  }
+
+  /** Forgets the loaded tools of every thread. */
+  clearAllState(): StateResult<TStorage, void> {
+    return this.#engine.clearAllState() as StateResult<TStorage, void>;
+  }
+
+  /** Threads held and the least recent access time (zeros with 'context' storage). */
+  getStateStats(): StateResult<TStorage, StoreStats> {
+    return this.#engine.getStateStats() as StateResult<TStorage, StoreStats>;
+  }
+
+  /** Removes expired threads now; returns how many were removed (0 with 'context' storage). */
+  cleanupNow(): StateResult<TStorage, number> {
+    return this.#engine.cleanupNow() as StateResult<TStorage, number>;
+  }
+
+  /** Stops the TTL timer and releases the in-memory state; safe to call twice. */
+  dispose(): StateResult<TStorage, void> {
+    return this.#engine.dispose() as StateResult<TStorage, void>;
+  }
+
+  #requestFor(args: ProcessInputStepArgs): RequestState {
+    const state = isObject(args.state) ? (args.state as Record<PropertyKey, unknown>) : undefined;
+    const kept = state?.[STATE_KEY] as RequestState | undefined;
+    if (kept && kept.tools === args.tools) return kept;
+
+    const requestContext = args.requestContext;
+    const restored = isObject(requestContext) ? this.#restored.get(requestContext) : undefined;
+    const own: Record<string, unknown> = {};
+    for (const [name, tool] of Object.entries(args.tools ?? {})) {
+      // A static tool restored by getLoadedToolsForRequestContext is a loaded tool, not the agent's.
+      if (!restored?.has(name)) own[name] = tool;
+    }
+    const entries = toCatalogEntries(own);
+    const request = this.#engine.startRequest({
+      threadId: resolveThreadId(requestContext),
+      requestContext,
+      ...(this.#includeResolvedTools ? { requestTools: entries } : { alwaysOn: entries }),
+    });
+    const metaTools = new Map<string, MetaTool>();
+    for (const definition of this.#engine.metaTools) {
+      const run =
+        definition.name === LOAD_TOOL_NAME
+          ? (input: unknown) => request.loadTool(input)
+          : (input: unknown) => request.searchTools(input);
+      metaTools.set(definition.name, createMetaTool(definition, run));
+    }
+    const created: RequestState = { request, metaTools, tools: args.tools };
+    if (state) state[STATE_KEY] = created;
+    return created;
+  }
+}
