@@ -1,1 +1,33 @@
-export {};
+export type { ArgumentContext } from './build-tool-arguments';
+export { buildToolArguments } from './build-tool-arguments';
+export type { ExampleDomain, ExampleToolDescriptor, JsonSchemaObject } from './catalog';
+export {
+  domains,
+  exampleTools,
+  exampleToolsByName,
+  runExampleTool,
+  toJsonSchema,
+  toToolDescriptor,
+} from './catalog';
+export type { DefineToolOptions, ExampleTool, ExampleToolInput } from './define-tool';
+export { defineTool } from './define-tool';
+export { catalogToday } from './fake-data';
+export type {
+  PlannedToolCall,
+  PlannerAction,
+  PlannerEvent,
+  PlannerInput,
+  PlannerOptions,
+  PlannerTool,
+} from './planner';
+export { offlinePlannerLabel, planNextStep, summariseResult, unwrapToolOutput } from './planner';
+export type { DemoRequest } from './requests';
+export { demoRequests } from './requests';
+export type { OpenAIFunctionTool, ToolDefinitionForTokens } from './tokens';
+export {
+  countExampleCatalogTokens,
+  countTextTokens,
+  countToolDefinitionTokens,
+  countToolTokens,
+  toOpenAIFunctionTool,
+} from './tokens';
