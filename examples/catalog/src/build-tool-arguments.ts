@@ -699,7 +699,11 @@ function numberCandidates(field: Field, context: Context): Array<Candidate | und
     if (mentions)
       out.push(specific(daysBetween(mentions.dates[0]!, mentions.dates[mentions.dates.length - 1]!) + 1));
   }
-  const unit = units[last] ?? (has('quantity', 'count') ? units.quantity : undefined);
+  const unit = Object.hasOwn(units, last)
+    ? units[last]
+    : has('quantity', 'count')
+      ? units.quantity
+      : undefined;
   if (unit) {
     const value = first(context, (text) =>
       last === 'minutes' && /\bhalf an hour\b/i.test(text) ? 30 : numberWithUnit(text, unit),

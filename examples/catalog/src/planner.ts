@@ -245,7 +245,7 @@ function firstWord(clause: string): string {
 /** The verbs a clause asks for: its first word and what that word usually means in tool names. */
 function requestVerbs(clause: string): Set<string> {
   const word = firstWord(clause);
-  return new Set([word, ...(verbSynonyms[word] ?? [])]);
+  return new Set([word, ...(Object.hasOwn(verbSynonyms, word) ? verbSynonyms[word]! : [])]);
 }
 
 /** Whether a tool's input has a date field. */
@@ -271,7 +271,12 @@ function takesDate(schema: JsonSchemaObject | undefined): boolean {
 function chooseTools(
   request: string,
   results: readonly FoundTool[],
-  context: { readonly today: string; readonly schemaOf: (toolName: string) => JsonSchemaObject | undefined },
+  context: {
+    readonly today: string;
+    readonly schemaOf: (toolName: string) => JsonSchemaObject | undefined;
+    /** When no part matches any result: take the top result (search results) or nothing (offered tools). */
+    readonly fallbackToTop: boolean;
+  },
 ): Choice[] {
   if (results.length === 0) return [];
   const choices: Choice[] = [];
@@ -298,7 +303,7 @@ function chooseTools(
       // ("refund …" and create_stripe_refund), never against the description, so that "check the
       // weather" does not match "Check which times…".
       // A lead that is also a verb ("email ana…") counts as a name word only for a tool whose verb it means (send_email).
-      const leadIsVerb = lead in verbSynonyms || commonVerbs.has(lead);
+      const leadIsVerb = Object.hasOwn(verbSynonyms, lead) || commonVerbs.has(lead);
       let overlap = nameTokens.has(lead) && (!leadIsVerb || verbs.has(verb)) ? 4 : 0;
       for (const word of words) {
         if (word === lead) continue;
@@ -318,7 +323,7 @@ function chooseTools(
     if (best && !choices.some((choice) => choice.name === best!.name))
       choices.push({ name: best.name, clause });
   }
-  if (choices.length === 0) return [{ name: results[0]!.name, clause: request }];
+  if (choices.length === 0) return context.fallbackToTop ? [{ name: results[0]!.name, clause: request }] : [];
   // A one-part request is served by one tool, with the whole request as its text.
   return choices.length === 1 ? [{ name: choices[0]!.name, clause: request }] : choices;
 }
@@ -468,10 +473,7 @@ export function planNextStep(input: PlannerInput, options: PlannerOptions = {}):
     const direct = [...offered.values()]
       .filter((tool) => !isMeta(tool.name))
       .map((tool) => ({ name: tool.name, description: tool.description ?? '' }));
-    choices = chooseTools(request, direct, { today, schemaOf }).filter((choice) => {
-      const words = new Set(contentWords(choice.clause));
-      return nameWords(choice.name).some((word) => words.has(stem(word)));
-    });
+    choices = chooseTools(request, direct, { today, schemaOf, fallbackToTop: false });
     if (choices.length === 0)
       return { type: 'text', text: `${answerPrefix}No tool is offered that matches "${request}".` };
   } else {
@@ -484,7 +486,11 @@ export function planNextStep(input: PlannerInput, options: PlannerOptions = {}):
         text: `${answerPrefix}The tool search failed: ${errorMessage(searchResult.output)}`,
       };
     }
-    choices = chooseTools(request, parseSearchOutput(searchResult.output), { today, schemaOf });
+    choices = chooseTools(request, parseSearchOutput(searchResult.output), {
+      today,
+      schemaOf,
+      fallbackToTop: true,
+    });
     if (choices.length === 0) return { type: 'text', text: `${answerPrefix}No tool matched "${request}".` };
   }
 

@@ -42,7 +42,7 @@ const numberWord = `(?:\\d+(?:\\.\\d+)?|${Object.keys(wordNumbers).join('|')})`;
 export function parseNumberWord(token: string): number | undefined {
   const lower = token.toLowerCase();
   if (/^\d+(?:\.\d+)?$/.test(lower)) return Number(lower);
-  return wordNumbers[lower];
+  return Object.hasOwn(wordNumbers, lower) ? wordNumbers[lower] : undefined;
 }
 
 export function clip(text: string): string {
@@ -214,13 +214,17 @@ export function times(text: string): string[] {
   for (const match of matchAll(text, /\b([01]?\d|2[0-3])[:h]([0-5]\d)\b(?!\s*(?:am|pm|a\.m\.|p\.m\.))/i)) {
     found.push({ value: pad(Number(match[1]), Number(match[2])), index: match.index });
   }
+  const evening = /\b(?:tonight|evening|night|dinner)\b/i.test(clip(text));
   for (const match of matchAll(
     text,
     /\bat\s+(\d{1,2})\b(?![:.\d]|\s*(?:am|pm|a\.m\.|p\.m\.|people|persons|guests|%))/i,
   )) {
     const hours = Number(match[1]);
     if (hours < 1 || hours > 23) continue;
-    found.push({ value: pad(hours <= 6 ? hours + 12 : hours, 0), index: match.index });
+    found.push({
+      value: pad(hours <= 6 || (evening && hours < 12) ? hours + 12 : hours, 0),
+      index: match.index,
+    });
   }
   for (const match of matchAll(text, /\b(noon|midday|midnight)\b/i)) {
     found.push({ value: match[1]!.toLowerCase() === 'midnight' ? '00:00' : '12:00', index: match.index });
@@ -538,7 +542,7 @@ export function splitClauses(text: string): string[] {
     .split(
       /\s*(?:;|\.\s+|\?\s+|!\s+|\n+|,?\s+and then\s+|,?\s+then\s+|,?\s+and also\s+|,?\s+also\s+|,?\s+plus\s+|,?\s+and\s+)\s*/i,
     )
-    .map((part) => part.trim())
+    .map((part) => part.trim().replace(/^(?:(?:and|then|also|plus)\s+)+/i, ''))
     .filter((part) => part.length > 0);
   const clauses: string[] = [];
   for (const part of parts) {
