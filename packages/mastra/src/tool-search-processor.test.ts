@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { Agent } from '@mastra/core/agent';
+import { TokenLimiter } from '@mastra/core/processors';
 import { RequestContext } from '@mastra/core/request-context';
 import { createTool } from '@mastra/core/tools';
 import {
@@ -288,6 +290,17 @@ describe('ToolSearchProcessor', () => {
     expect(processor.id).toBe('tool-search');
     expect(processor.name).toBe('Tool Search Processor');
     expect(processor.description).toBe('Enables dynamic tool discovery and loading via search');
+    // Typed as Mastra expects an input processor: no cast needed.
+    const agent = new Agent({
+      id: 'typed',
+      name: 'typed',
+      instructions: 'x',
+      model: 'openai/gpt-5-mini',
+      inputProcessors: [processor, new TokenLimiter(1_000)],
+    });
+    expect(agent.id).toBe('typed');
+    const state: number = processor.cleanupNow();
+    expect(state).toBe(0);
     for (const method of [
       'processInputStep',
       'getLoadedToolsForRequestContext',
@@ -314,6 +327,27 @@ describe('ToolSearchProcessor', () => {
       expect(sent).toEqual(createMetaToolDefinitions({ autoLoad }));
       processor.dispose();
     }
+  });
+
+  it('never runs a catalog tool the thread has not loaded: the model gets a tool error instead', async () => {
+    const log: ExecutionLog = [];
+    const processor = new ToolSearchProcessor({ tools: sampleTools(log) });
+    const { agent, model } = createAgent({
+      processors: [processor],
+      script: [call('getWeather', { city: 'Rome' }), say()],
+    });
+    await run(agent, 'generate', 'weather?');
+    expect(log).toEqual([]);
+    const answer = model.doGenerateCalls[1]!.prompt.at(-1) as {
+      role: string;
+      content: { output: unknown }[];
+    };
+    expect(answer.role).toBe('tool');
+    expect(answer.content[0]!.output).toMatchObject({
+      type: 'error-text',
+      value: expect.stringContaining('not found'),
+    });
+    processor.dispose();
   });
 
   it('gives two callers with the same tool name their own instance', async () => {
