@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createLoadedToolsReplay, type LoadedToolsReplay } from './loaded-tools-cap';
 import { LOAD_TOOL_NAME, parseLoadToolInput, SEARCH_TOOLS_NAME } from './meta-tools';
 import type { ConversationRecord } from './types';
 
@@ -123,11 +124,42 @@ export interface DeriveLoadedNamesOptions {
 
 /** The loaded names the conversation proves, canonical, in the order they were first loaded. */
 export function deriveLoadedNames(options: DeriveLoadedNamesOptions): string[] {
-  const { records, threadId, autoLoad, signer } = options;
-  if (!Array.isArray(records) || records.length === 0) return [];
+  return [...deriveLoadState(options).loaded.names()];
+}
+
+export interface DeriveLoadStateOptions extends DeriveLoadedNamesOptions {
+  /** Cap on loaded names: past it the least recently used go (see {@link createLoadedToolsReplay}). */
+  readonly maxLoadedTools?: number;
+  /** Names never counted as loaded (a request's always-on tools, which take no slot). */
+  readonly skip?: ReadonlySet<string>;
+}
+
+export interface DerivedLoadState {
+  /** The conversation's loads and calls replayed in order: the loaded names under the cap. */
+  readonly loaded: LoadedToolsReplay;
+  /** How many accepted load results name each tool (canonical): shows which loads the records hold. */
+  readonly loadCounts: ReadonlyMap<string, number>;
+  /** How many assistant calls each tool has (canonical), loaded or not. */
+  readonly callCounts: ReadonlyMap<string, number>;
+}
+
+/**
+ * The load state the conversation proves, with recency for `maxLoadedTools`. Records are
+ * replayed in order: an accepted load result loads its names (and uses those already
+ * loaded); an assistant call of a tool that is loaded at that point uses it (a call made
+ * before the tool's load, or after its eviction, uses nothing). No memory outside the
+ * records: the same records always give the same names.
+ */
+export function deriveLoadState(options: DeriveLoadStateOptions): DerivedLoadState {
+  const { records, threadId, autoLoad, signer, skip } = options;
+  const loaded = createLoadedToolsReplay({ maxLoadedTools: options.maxLoadedTools });
+  const loadCounts = new Map<string, number>();
+  const callCounts = new Map<string, number>();
+  const state: DerivedLoadState = { loaded, loadCounts, callCounts };
+  if (!Array.isArray(records) || records.length === 0) return state;
   const canonical = (name: string) => options.canonicalName?.(name) ?? name;
 
-  // Calls by id. An id used by two calls is ambiguous and counts for nothing.
+  // Meta-tool calls by id. An id used by two calls is ambiguous and counts for nothing.
   const calls = new Map<string, { toolName: string; input: unknown } | null>();
   for (const record of records) {
     if (!isRecord(record) || record.type !== 'tool-call' || typeof record.toolCallId !== 'string') continue;
@@ -137,11 +169,19 @@ export function deriveLoadedNames(options: DeriveLoadedNamesOptions): string[] {
       calls.has(record.toolCallId) ? null : { toolName: record.toolName, input: record.input },
     );
   }
-  if (calls.size === 0) return [];
 
-  const loaded = new Set<string>();
   for (const record of records) {
-    if (!isRecord(record) || record.type !== 'tool-result' || typeof record.toolCallId !== 'string') continue;
+    if (!isRecord(record)) continue;
+    if (record.type === 'tool-call') {
+      const { toolName } = record;
+      if (typeof toolName !== 'string' || toolName === LOAD_TOOL_NAME || toolName === SEARCH_TOOLS_NAME)
+        continue;
+      const name = canonical(toolName);
+      callCounts.set(name, (callCounts.get(name) ?? 0) + 1);
+      loaded.use(name);
+      continue;
+    }
+    if (record.type !== 'tool-result' || typeof record.toolCallId !== 'string') continue;
     const call = calls.get(record.toolCallId);
     if (!call || call.toolName !== record.toolName) continue;
     if (call.toolName === SEARCH_TOOLS_NAME && !autoLoad) continue;
@@ -158,7 +198,14 @@ export function deriveLoadedNames(options: DeriveLoadedNamesOptions): string[] {
       const askedCanonical = new Set(asked.names.map(canonical));
       accepted = names.filter((name) => askedCanonical.has(canonical(name)));
     }
-    for (const name of accepted) loaded.add(canonical(name));
+    const used: string[] = [];
+    for (const name of accepted) {
+      const canonicalName = canonical(name);
+      if (used.includes(canonicalName)) continue;
+      used.push(canonicalName);
+      loadCounts.set(canonicalName, (loadCounts.get(canonicalName) ?? 0) + 1);
+    }
+    loaded.load(skip ? used.filter((name) => !skip.has(name)) : used);
   }
-  return [...loaded];
+  return state;
 }

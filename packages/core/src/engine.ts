@@ -1,8 +1,15 @@
 import { buildCatalog, type Catalog, createRequestCatalogCache, isValidToolName } from './catalog';
 import { systemClock } from './clock';
-import { activatedNames, createReceiptSigner, deriveLoadedNames, type ReceiptSigner } from './context-state';
+import {
+  activatedNames,
+  createReceiptSigner,
+  type DerivedLoadState,
+  deriveLoadState,
+  type ReceiptSigner,
+} from './context-state';
 import { ToolSearchError } from './errors';
-import { createMemoryStore } from './memory-store';
+import { capLoadedNames, type LoadedToolsReplay } from './loaded-tools-cap';
+import { createMemoryStore, DEFAULT_MAX_THREADS } from './memory-store';
 import {
   clip,
   createMetaToolDefinitions,
@@ -125,13 +132,75 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
   const storage = options.storage ?? 'in-memory';
   let store: LoadStateStore | undefined;
   let ownsStore = false;
+
+  // -------------------------------------------------------------------------
+  // maxLoadedTools with a store: recency of use, per thread, in this process.
+  // A store keeps names in load order only; when each was last used is known
+  // here, in a bounded map: at most maxThreads threads (the least recently used
+  // thread dropped first), a thread's entries pruned to the names its store holds.
+  // A name this process has not seen yet counts as used when it first sees it in
+  // the store (names first seen together: in load order). So with a store shared
+  // by several processes, recency is per process: a use made in another process is
+  // not seen, and a name loaded there ranks by when this process first saw it, and
+  // by load position among the names seen together.
+  // -------------------------------------------------------------------------
+
+  const recencyThreadCap =
+    typeof options.maxThreads === 'number' && Number.isInteger(options.maxThreads) && options.maxThreads >= 1
+      ? options.maxThreads
+      : DEFAULT_MAX_THREADS;
+  const recency = new Map<string, Map<string, number>>();
+  let useTick = 0;
+
+  /** The thread's last uses, moved to the most recently used end of the thread map. */
+  function usesOfThread(threadId: string): Map<string, number> {
+    let uses = recency.get(threadId);
+    if (uses) recency.delete(threadId);
+    else uses = new Map();
+    recency.set(threadId, uses);
+    while (recency.size > recencyThreadCap) {
+      const oldest = recency.keys().next();
+      if (oldest.done) break;
+      recency.delete(oldest.value);
+    }
+    return uses;
+  }
+
+  /** Marks names of a thread as used now (in this order). */
+  function noteUse(threadId: string, names: readonly string[]): void {
+    if (maxLoadedTools === undefined || !store || names.length === 0) return;
+    const uses = usesOfThread(threadId);
+    for (const name of names) uses.set(name, ++useTick);
+  }
+
+  /** The thread's last uses for the names its store holds: others pruned, names new to this process seen now. */
+  function observe(threadId: string, held: readonly string[]): Map<string, number> {
+    const uses = usesOfThread(threadId);
+    if (uses.size > 0) {
+      const present = new Set(held);
+      for (const name of uses.keys()) if (!present.has(name)) uses.delete(name);
+    }
+    for (const name of held) if (!uses.has(name)) uses.set(name, ++useTick);
+    return uses;
+  }
+
+  /** The names a store holds, capped to maxLoadedTools (least recently used left out, load order kept). */
+  function capStored(threadId: string, names: string[]): string[] {
+    if (maxLoadedTools === undefined) return names;
+    const uses = observe(threadId, names);
+    if (names.length <= maxLoadedTools) return names;
+    return capLoadedNames(names, (name) => uses.get(name), maxLoadedTools).kept;
+  }
+
   if (storage === 'in-memory') {
     store = createMemoryStore({
       ttl: options.ttl,
       maxThreads: options.maxThreads,
       clock,
-      onEvict: (threadId, toolNames, reason) =>
-        emit({ type: 'evict', threadId, time: clock.now(), toolNames, reason }),
+      onEvict: (threadId, toolNames, reason) => {
+        recency.delete(threadId);
+        emit({ type: 'evict', threadId, time: clock.now(), toolNames, reason });
+      },
     });
     ownsStore = true;
   } else if (storage === 'context') {
@@ -245,8 +314,15 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
     }
   }
 
-  /** Adds names and applies maxLoadedTools; returns the names it evicted. */
-  async function storeAdd(threadId: string, names: readonly string[]): Promise<string[]> {
+  /**
+   * Adds names, marks `used` (the added names and those asked for again) as used, and
+   * applies maxLoadedTools (least recently used first); returns the names it evicted.
+   */
+  async function storeAdd(
+    threadId: string,
+    names: readonly string[],
+    used: readonly string[],
+  ): Promise<string[]> {
     const added = await callStore('add', threadId, () => store!.add(threadId, names));
     let after: string[];
     try {
@@ -254,15 +330,19 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
     } catch (error) {
       throw storeFailure('add', threadId, error);
     }
-    if (maxLoadedTools === undefined || after.length <= maxLoadedTools) return [];
-    const evicted = after.slice(0, after.length - maxLoadedTools);
+    if (maxLoadedTools === undefined) return [];
+    // Marked only once the names are in the store, so that a concurrent read cannot prune them first.
+    const uses = observe(threadId, after);
+    noteUse(threadId, used);
+    if (after.length <= maxLoadedTools) return [];
+    const { kept, evicted } = capLoadedNames(after, (name) => uses.get(name), maxLoadedTools);
     if (store!.remove) {
       await callStore('remove', threadId, () => store!.remove!(threadId, evicted));
     } else {
-      const kept = after.slice(after.length - maxLoadedTools);
       await callStore('delete', threadId, () => store!.delete(threadId));
       await callStore('add', threadId, () => store!.add(threadId, kept));
     }
+    for (const name of evicted) uses.delete(name);
     emit({ type: 'evict', threadId, time: clock.now(), toolNames: evicted, reason: 'max-loaded-tools' });
     return evicted;
   }
@@ -290,11 +370,6 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
     return isPromiseLike(value) ? value.then(apply) : apply(value);
   }
 
-  const capLoaded = (names: string[]) =>
-    maxLoadedTools !== undefined && names.length > maxLoadedTools
-      ? names.slice(names.length - maxLoadedTools)
-      : names;
-
   // -------------------------------------------------------------------------
   // The engine
   // -------------------------------------------------------------------------
@@ -312,26 +387,29 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
     async getLoadedToolNames(threadId, records) {
       const thread = normalizeThreadId(threadId);
       if (!store) {
-        return capLoaded(
-          deriveLoadedNames({
+        return [
+          ...deriveLoadState({
             records,
             threadId: thread,
             autoLoad,
             signer,
             canonicalName: (name) => lookupStatic(name, true)?.descriptor.name,
-          }),
-        );
+            maxLoadedTools,
+          }).loaded.names(),
+        ];
       }
-      return capLoaded(await storeGet(thread));
+      return capStored(thread, await storeGet(thread));
     },
 
     clearState(threadId) {
       if (!store) return;
       const thread = normalizeThreadId(threadId);
+      recency.delete(thread);
       return callStore('delete', thread, () => store!.delete(thread));
     },
 
     clearAllState() {
+      recency.clear();
       if (!store?.clear) return;
       return callStore('clear', ALL_THREADS, () => store!.clear!());
     },
@@ -366,6 +444,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
     dispose() {
       if (disposed) return;
       disposed = true;
+      recency.clear();
       if (ownsStore && store?.dispose) return store.dispose();
     },
   };
@@ -469,23 +548,72 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
     const entryAllowed = (entry: CatalogEntry<TTool>, phase: FilterPhase) =>
       allowed(entry.descriptor.name, entry.tool, phase);
 
-    // Loads made in this request: visible from the next step even before the
-    // framework stores the messages ('context'), and never shared with another request.
     const loadedThisRequest: string[] = [];
     let records: readonly ConversationRecord[] | undefined;
     let plan: InternalPlan<TTool> | undefined;
-    const warnedEvictions = new Set<string>();
+
+    // 'context' storage: the records' loads and calls, replayed (memoised per records array).
+    let derivedMemo: { records: typeof records; length: number; state: DerivedLoadState } | undefined;
+    function derivedState(): DerivedLoadState {
+      const length = records?.length ?? 0;
+      if (derivedMemo === undefined || derivedMemo.records !== records || derivedMemo.length !== length) {
+        const state = deriveLoadState({
+          records,
+          threadId,
+          autoLoad,
+          signer,
+          canonicalName,
+          maxLoadedTools,
+          skip: alwaysOnNames,
+        });
+        derivedMemo = { records, length, state };
+      }
+      return derivedMemo.state;
+    }
+
+    // This request's loads and allowed calls ('context' storage): applied after the records
+    // until the records show them, so a load is visible from the next step even before the
+    // framework stores the messages, and never shared with another request. `seen` is how
+    // many such loads (or calls) of the name the records held at the time. Within a step,
+    // calls go before loads, as the step's tool calls precede its results in the records.
+    let step = 0;
+    const pending: { step: number; kind: 'load' | 'call'; names: { name: string; seen: number }[] }[] = [];
+    function notePending(kind: 'load' | 'call', names: readonly string[]): void {
+      if (names.length === 0) return;
+      const counts = kind === 'load' ? derivedState().loadCounts : derivedState().callCounts;
+      pending.push({ step, kind, names: names.map((name) => ({ name, seen: counts.get(name) ?? 0 })) });
+    }
+
+    function contextState(): LoadedToolsReplay {
+      const derived = derivedState();
+      const state = derived.loaded.copy();
+      const ordered = [...pending].sort(
+        (a, b) => a.step - b.step || (a.kind === b.kind ? 0 : a.kind === 'call' ? -1 : 1),
+      );
+      for (const use of ordered) {
+        const counts = use.kind === 'load' ? derived.loadCounts : derived.callCounts;
+        const unseen = use.names.filter(({ name, seen }) => (counts.get(name) ?? 0) <= seen);
+        if (use.kind === 'load') state.load(unseen.map(({ name }) => name));
+        else for (const { name } of unseen) state.use(name);
+      }
+      return state;
+    }
 
     async function currentLoadedNames(): Promise<string[]> {
-      if (store) return capLoaded(await storeGet(threadId));
-      const derived = deriveLoadedNames({ records, threadId, autoLoad, signer, canonicalName });
-      const seen = new Set(derived);
-      for (const name of loadedThisRequest) if (!seen.has(name)) derived.push(name);
-      return capLoaded(derived);
+      if (store) return capStored(threadId, await storeGet(threadId));
+      return [...contextState().names()];
+    }
+
+    /** A loaded tool was used: remembered per process (store) or until the records show it ('context'). */
+    function noteCall(name: string): void {
+      if (maxLoadedTools === undefined) return;
+      if (store) noteUse(threadId, [name]);
+      else notePending('call', [name]);
     }
 
     async function prepareStep(input?: StepInput): Promise<StepPlan<TTool>> {
       if (input && Array.isArray(input.records)) records = input.records;
+      step++;
       let names: string[] = [];
       let degraded = false;
       try {
@@ -527,7 +655,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
         for (const alias of entry.aliases ?? [])
           if (!byName.has(alias) && lookupExact(alias) === entry) byName.set(alias, entry);
       }
-      plan = { visible, byName };
+      plan = { visible, byName, loadedNames: new Set(loaded.map((entry) => entry.descriptor.name)) };
 
       const catalogCount =
         visibleAlwaysOn.length +
@@ -678,24 +806,26 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
         if (present.has(name)) alreadyLoaded.push(name);
         else if (!loaded.includes(name)) loaded.push(name);
       }
-      if (loaded.length > 0) {
-        if (store) {
+      // Every name asked for counts as used (always-on tools take no slot): the new ones, then
+      // those already loaded, in the order a 'context' replay of this result will use.
+      const used = [...loaded, ...alreadyLoaded.filter((name) => !alwaysOnNames.has(name))];
+      if (store) {
+        if (loaded.length > 0) {
           try {
-            await storeAdd(threadId, loaded);
+            await storeAdd(threadId, loaded, used);
           } catch (error) {
             return { ok: false, error: error as ToolSearchError };
           }
-        } else if (maxLoadedTools !== undefined) {
-          const after = [...current, ...loaded];
-          const evicted = after
-            .slice(0, Math.max(0, after.length - maxLoadedTools))
-            .filter((name) => !warnedEvictions.has(name));
-          for (const name of evicted) warnedEvictions.add(name);
-          if (evicted.length > 0)
-            emit({ type: 'evict', threadId, time: now(), toolNames: evicted, reason: 'max-loaded-tools' });
+        } else {
+          noteUse(threadId, used);
         }
-        for (const name of loaded) if (!loadedThisRequest.includes(name)) loadedThisRequest.push(name);
+      } else {
+        const evicted = contextState().load(used);
+        notePending('load', used);
+        if (evicted.length > 0)
+          emit({ type: 'evict', threadId, time: now(), toolNames: evicted, reason: 'max-loaded-tools' });
       }
+      for (const name of loaded) if (!loadedThisRequest.includes(name)) loadedThisRequest.push(name);
       return { ok: true, loaded, alreadyLoaded };
     }
 
@@ -839,7 +969,12 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       if (!plan) await prepareStep();
       const current = plan!;
       if (typeof toolName === 'string') {
-        if (offeredMetaNames.includes(toolName) || current.byName.has(toolName)) return { allowed: true };
+        if (offeredMetaNames.includes(toolName)) return { allowed: true };
+        if (current.byName.has(toolName)) {
+          const canonical = current.byName.get(toolName)?.descriptor.name ?? toolName;
+          if (current.loadedNames.has(canonical)) noteCall(canonical);
+          return { allowed: true };
+        }
       }
       const name = typeof toolName === 'string' ? toolName : String(toolName);
       const shown = clip(name, 100);
@@ -898,4 +1033,6 @@ interface InternalPlan<TTool> {
   readonly visible: readonly string[];
   /** Visible names and the aliases of visible tools → entries (undefined for always-on names given without an entry). */
   readonly byName: ReadonlyMap<string, CatalogEntry<TTool> | undefined>;
+  /** Canonical names of the loaded tools visible this step (always-on tools are not among them). */
+  readonly loadedNames: ReadonlySet<string>;
 }

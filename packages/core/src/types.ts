@@ -275,7 +275,7 @@ export interface ToolSearchEngineOptions<TTool = unknown, TContext = unknown> {
   readonly ttl?: number;
   /** In-memory cap on threads (default 10,000; least recently used evicted first). */
   readonly maxThreads?: number;
-  /** Cap on loaded tools per thread; the oldest load goes first. Unbounded by default. */
+  /** Cap on loaded tools per thread; the least recently used (loaded, asked for again or called) goes first, the rest keep their load order. Unbounded by default. */
   readonly maxLoadedTools?: number;
   readonly filter?: ToolFilter<TTool, TContext>;
   /** With 'context' storage: results carry a receipt (HMAC) that a forged or edited message cannot reproduce. */

@@ -1,0 +1,413 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { entry, type FakeTool, harness } from './__fixtures__/engine-fixtures';
+import { createToolSearchEngine } from './engine';
+import { capLoadedNames, createLoadedToolsReplay, leastRecentlyUsed } from './loaded-tools-cap';
+import { createMemoryStore } from './memory-store';
+import { sampleCatalog } from './testing/sample-tools';
+import type {
+  ConversationRecord,
+  LoadStateStore,
+  LoadToolOutput,
+  ToolSearchEngineOptions,
+  ToolSearchRequest,
+} from './types';
+
+type Options = Partial<ToolSearchEngineOptions<FakeTool, { user?: string }>>;
+
+const META = ['search_tools', 'load_tool'];
+// a, b, c, d of the scenario: sample catalog names.
+const A = 'getWeather';
+const B = 'send_email';
+const C = 'upload_file';
+const D = 'getForecast';
+
+/** A store with only the required methods (no `remove`), its names readable by the test. */
+function plainStore(): LoadStateStore & { names: Map<string, string[]> } {
+  const names = new Map<string, string[]>();
+  return {
+    names,
+    get: (threadId) => [...(names.get(threadId) ?? [])],
+    add: (threadId, added) => {
+      const list = names.get(threadId) ?? [];
+      for (const name of added) if (!list.includes(name)) list.push(name);
+      names.set(threadId, list);
+      return [...list];
+    },
+    delete: (threadId) => {
+      names.delete(threadId);
+    },
+  };
+}
+
+/** Loads a, b, c one step at a time, then calls a in the next step (the guard allows it). */
+async function loadThreeThenCallA(request: ToolSearchRequest<FakeTool>) {
+  for (const name of [A, B, C]) {
+    await request.loadTool({ toolName: name });
+    await request.prepareStep();
+  }
+  expect((await request.prepareStep()).visible).toEqual([...META, A, B, C]);
+  expect(await request.guard(A)).toEqual({ allowed: true });
+}
+
+describe('maxLoadedTools: the least recently used tool goes first', () => {
+  const storages: [string, () => Options][] = [
+    ['the in-memory store', () => ({})],
+    ['a given store with remove', () => ({ storage: createMemoryStore() })],
+    ['a store without remove', () => ({ storage: plainStore() })],
+    [
+      'an async store',
+      () => {
+        const inner = createMemoryStore();
+        return {
+          storage: {
+            get: async (threadId: string) => inner.get(threadId),
+            add: async (threadId: string, names: readonly string[]) => inner.add(threadId, names),
+            delete: async (threadId: string) => inner.delete(threadId),
+            remove: async (threadId: string, names: readonly string[]) => inner.remove(threadId, names),
+          },
+        };
+      },
+    ],
+  ];
+
+  for (const [label, storage] of storages) {
+    it(`evicts the tool not called, keeping load order (${label})`, async () => {
+      const { engine, eventsOf } = harness({ maxLoadedTools: 3, ...storage() });
+      const request = engine.startRequest({ threadId: 't' });
+      await loadThreeThenCallA(request);
+
+      expect(await request.loadTool({ toolName: D })).toMatchObject({ success: true, loaded: [D] });
+      expect(eventsOf('evict')).toEqual([
+        expect.objectContaining({ threadId: 't', toolNames: [B], reason: 'max-loaded-tools' }),
+      ]);
+      expect((await request.prepareStep()).visible).toEqual([...META, A, C, D]);
+      expect(await engine.getLoadedToolNames('t')).toEqual([A, C, D]);
+      // Reported once: later steps evict nothing more.
+      await request.prepareStep();
+      await engine.startRequest({ threadId: 't' }).prepareStep();
+      expect(eventsOf('evict')).toHaveLength(1);
+    });
+  }
+
+  it('leaves the store holding the kept names in load order (no remove)', async () => {
+    const store = plainStore();
+    const engine = createToolSearchEngine({ catalog: sampleCatalog(), storage: store, maxLoadedTools: 3 });
+    const request = engine.startRequest({ threadId: 't' });
+    await loadThreeThenCallA(request);
+    await request.loadTool({ toolName: D });
+    expect(store.names.get('t')).toEqual([A, C, D]);
+  });
+
+  it('counts asking load_tool again for a loaded tool as a use', async () => {
+    const { engine, eventsOf } = harness({ maxLoadedTools: 3 });
+    const request = engine.startRequest({ threadId: 't' });
+    await request.loadTool({ toolNames: [A, B, C] });
+    await request.prepareStep();
+    expect(await request.loadTool({ toolName: A })).toMatchObject({ success: true, alreadyLoaded: [A] });
+    await request.loadTool({ toolName: D });
+    expect(eventsOf('evict').map((event) => event.toolNames)).toEqual([[B]]);
+    expect((await request.prepareStep()).visible).toEqual([...META, A, C, D]);
+  });
+
+  it('counts a re-found tool of an autoLoad search as a use', async () => {
+    const { engine, eventsOf } = harness({
+      maxLoadedTools: 2,
+      search: { autoLoad: true, topK: 1 },
+      catalog: [entry('alpha'), entry('bravo'), entry('charlie')],
+    });
+    const request = engine.startRequest({ threadId: 't' });
+    for (const query of ['alpha', 'bravo', 'alpha', 'charlie']) await request.searchTools({ query });
+    expect(eventsOf('evict').map((event) => event.toolNames)).toEqual([['bravo']]);
+    expect((await request.prepareStep()).visible).toEqual(['search_tools', 'alpha', 'charlie']);
+  });
+
+  it('counts a call by alias as a use of the canonical tool', async () => {
+    const { engine, eventsOf } = harness({
+      maxLoadedTools: 2,
+      catalog: [entry('alpha', { aliases: ['alpha-id'] }), entry('bravo'), entry('charlie')],
+    });
+    const request = engine.startRequest({ threadId: 't' });
+    await request.loadTool({ toolNames: ['alpha', 'bravo'] });
+    await request.prepareStep();
+    expect((await request.guard('alpha-id')).allowed).toBe(true);
+    await request.loadTool({ toolName: 'charlie' });
+    expect(eventsOf('evict').map((event) => event.toolNames)).toEqual([['bravo']]);
+  });
+
+  it('does not count a denied call, nor an always-on tool, as a loaded tool', async () => {
+    const { engine, eventsOf } = harness({ maxLoadedTools: 2 });
+    const request = engine.startRequest({ threadId: 't', alwaysOn: ['clock'] });
+    await request.loadTool({ toolNames: [A, B] });
+    await request.prepareStep();
+    expect((await request.guard('clock')).allowed).toBe(true);
+    expect((await request.guard(C)).allowed).toBe(false);
+    expect(await request.loadTool({ toolNames: ['clock', C] })).toMatchObject({ alreadyLoaded: ['clock'] });
+    expect(eventsOf('evict').map((event) => event.toolNames)).toEqual([[A]]);
+    expect((await request.prepareStep()).visible).toEqual([...META, 'clock', B, C]);
+  });
+
+  it('keeps recency across requests of a thread, and per thread', async () => {
+    const { engine, eventsOf } = harness({ maxLoadedTools: 2 });
+    for (const thread of ['t1', 't2'])
+      await engine.startRequest({ threadId: thread }).loadTool({ toolNames: [A, B] });
+    const second = engine.startRequest({ threadId: 't1' });
+    await second.prepareStep();
+    expect((await second.guard(A)).allowed).toBe(true);
+    await engine.startRequest({ threadId: 't1' }).loadTool({ toolName: C });
+    await engine.startRequest({ threadId: 't2' }).loadTool({ toolName: C });
+    expect(eventsOf('evict').map((event) => [event.threadId, event.toolNames])).toEqual([
+      ['t1', [B]],
+      ['t2', [A]],
+    ]);
+  });
+
+  it('with a shared store, ranks names by when this process saw them, in load order among themselves', async () => {
+    const store = createMemoryStore();
+    const first = harness({ storage: store, maxLoadedTools: 3 });
+    const second = harness({ storage: store, maxLoadedTools: 3 });
+    await loadThreeThenCallA(first.engine.startRequest({ threadId: 't' }));
+    // The second process has seen no use of a, b or c: the oldest load goes.
+    await second.engine.startRequest({ threadId: 't' }).loadTool({ toolName: D });
+    expect(second.eventsOf('evict').map((event) => event.toolNames)).toEqual([[A]]);
+    expect(store.get('t')).toEqual([B, C, D]);
+  });
+
+  it('forgets recency on clearState, and past maxThreads threads (least recently used first)', async () => {
+    const store = plainStore();
+    const { engine, eventsOf } = harness({ storage: store, maxLoadedTools: 3, maxThreads: 1 });
+    await loadThreeThenCallA(engine.startRequest({ threadId: 't' }));
+    await engine.clearState('t');
+    store.add('t', [A, B, C]); // another process loads them again
+    await engine.startRequest({ threadId: 't' }).loadTool({ toolName: D });
+    expect(eventsOf('evict').at(-1)?.toolNames).toEqual([A]);
+
+    await engine.clearState('t');
+    await loadThreeThenCallA(engine.startRequest({ threadId: 't' }));
+    await engine.startRequest({ threadId: 'u' }).loadTool({ toolName: A }); // t's recency is dropped
+    await engine.startRequest({ threadId: 't' }).loadTool({ toolName: D });
+    expect(eventsOf('evict').at(-1)?.toolNames).toEqual([A]);
+  });
+
+  it('reads a store holding more than the cap as its most recently used names, in load order', async () => {
+    const store = createMemoryStore();
+    const { engine } = harness({ storage: store, maxLoadedTools: 2 });
+    const request = engine.startRequest({ threadId: 't' });
+    await request.loadTool({ toolNames: [A, B] });
+    await request.prepareStep();
+    await request.guard(A);
+    store.add('t', [C]); // another process, without a cap
+    expect(await engine.getLoadedToolNames('t')).toEqual([A, C]);
+  });
+});
+
+// ---------------------------------------------------------------------------
+// 'context' storage: recency from the records
+// ---------------------------------------------------------------------------
+
+const call = (toolCallId: string, toolName: string, input: unknown): ConversationRecord => ({
+  type: 'tool-call',
+  toolCallId,
+  toolName,
+  input,
+});
+const result = (toolCallId: string, toolName: string, output: unknown): ConversationRecord => ({
+  type: 'tool-result',
+  toolCallId,
+  toolName,
+  output,
+});
+
+/** A conversation as an adapter would record it, built by running the engine's own handlers. */
+async function conversation(options: Options) {
+  const records: ConversationRecord[] = [];
+  let id = 0;
+  const { engine } = harness({ storage: 'context', ...options });
+  return {
+    records,
+    async load(toolName: string) {
+      const input = { toolName };
+      const output: LoadToolOutput = await engine.startRequest({ threadId: 't' }).loadTool(input);
+      const callId = `c${++id}`;
+      records.push(call(callId, 'load_tool', input), result(callId, 'load_tool', output));
+    },
+    use(toolName: string) {
+      const callId = `c${++id}`;
+      records.push(call(callId, toolName, {}), result(callId, toolName, { ok: true }));
+    },
+  };
+}
+
+describe("maxLoadedTools with 'context' storage: recency from the records", () => {
+  it('evicts the tool not called since its load, keeping load order', async () => {
+    const history = await conversation({ maxLoadedTools: 3 });
+    await history.load(A);
+    await history.load(B);
+    await history.load(C);
+    history.use(A);
+
+    const { engine, eventsOf } = harness({ storage: 'context', maxLoadedTools: 3 });
+    const request = engine.startRequest({ threadId: 't' });
+    expect((await request.prepareStep({ records: history.records })).visible).toEqual([...META, A, B, C]);
+    await request.loadTool({ toolName: D });
+    expect(eventsOf('evict')).toEqual([
+      expect.objectContaining({ threadId: 't', toolNames: [B], reason: 'max-loaded-tools' }),
+    ]);
+    // Before the framework stores the load, and after.
+    expect((await request.prepareStep({ records: history.records })).visible).toEqual([...META, A, C, D]);
+    await history.load(D);
+    expect((await request.prepareStep({ records: history.records })).visible).toEqual([...META, A, C, D]);
+    expect(await engine.getLoadedToolNames('t', history.records)).toEqual([A, C, D]);
+    expect(eventsOf('evict')).toHaveLength(1);
+  });
+
+  it('is deterministic: without the call the oldest load goes, whatever the engine saw', async () => {
+    const history = await conversation({ maxLoadedTools: 3 });
+    for (const name of [A, B, C, D]) await history.load(name);
+    const { engine } = harness({ storage: 'context', maxLoadedTools: 3 });
+    expect(await engine.getLoadedToolNames('t', history.records)).toEqual([B, C, D]);
+    expect(await engine.getLoadedToolNames('t', history.records)).toEqual([B, C, D]);
+  });
+
+  it('counts a call only after the load, and never for an evicted tool', async () => {
+    const history = await conversation({ maxLoadedTools: 2 });
+    history.use(A); // before its load: not a use of a loaded tool
+    await history.load(A);
+    await history.load(B);
+    await history.load(C); // evicts a
+    history.use(A); // denied by the guard: a call of an evicted tool does not bring it back
+    const { engine } = harness({ storage: 'context', maxLoadedTools: 2 });
+    expect(await engine.getLoadedToolNames('t', history.records)).toEqual([B, C]);
+  });
+
+  it('counts a load_tool result naming a loaded tool as a use', async () => {
+    const history = await conversation({ maxLoadedTools: 3 });
+    for (const name of [A, B, C]) await history.load(name);
+    const output: LoadToolOutput = { success: true, message: '', toolName: A, alreadyLoaded: [A] };
+    history.records.push(call('again', 'load_tool', { toolName: A }), result('again', 'load_tool', output));
+    await history.load(D);
+    const { engine } = harness({ storage: 'context', maxLoadedTools: 3 });
+    expect(await engine.getLoadedToolNames('t', history.records)).toEqual([A, C, D]);
+  });
+
+  it('brings an evicted tool back when it is loaded again (at the end)', async () => {
+    const history = await conversation({ maxLoadedTools: 2 });
+    for (const name of [A, B, C, A]) await history.load(name);
+    const { engine } = harness({ storage: 'context', maxLoadedTools: 2 });
+    expect(await engine.getLoadedToolNames('t', history.records)).toEqual([C, A]);
+  });
+
+  it('within one request, counts allowed calls before the records show them', async () => {
+    const { engine, eventsOf } = harness({ storage: 'context', maxLoadedTools: 3 });
+    const request = engine.startRequest({ threadId: 't' });
+    await loadThreeThenCallA(request);
+    await request.loadTool({ toolName: D });
+    expect(eventsOf('evict').map((event) => event.toolNames)).toEqual([[B]]);
+    expect((await request.prepareStep()).visible).toEqual([...META, A, C, D]);
+  });
+
+  it('does not resurrect a tool loaded and evicted in this request once the records show it', async () => {
+    const history = await conversation({ maxLoadedTools: 1 });
+    const { engine, eventsOf } = harness({ storage: 'context', maxLoadedTools: 1 });
+    const request = engine.startRequest({ threadId: 't' });
+    await request.prepareStep({ records: history.records });
+    await request.loadTool({ toolName: A });
+    await history.load(A);
+    await request.prepareStep({ records: history.records });
+    await request.loadTool({ toolName: B });
+    await history.load(B);
+    expect(eventsOf('evict').map((event) => event.toolNames)).toEqual([[A]]);
+    expect((await request.prepareStep({ records: history.records })).visible).toEqual([...META, B]);
+  });
+});
+
+describe("maxLoadedTools with 'context' storage: arbitrary conversations (property)", () => {
+  it('never throw, stay within the cap, and agree with getLoadedToolNames', async () => {
+    const { engine } = harness({ storage: 'context', maxLoadedTools: 2 });
+    const catalogNames = new Set(sampleCatalog().map((item) => item.descriptor.name));
+    const names = fc.constantFrom(A, B, C, D, '__proto__', 'load_tool', 'nope');
+    const step = fc.oneof(
+      fc.record({
+        load: fc.array(names, { minLength: 1, maxLength: 3 }),
+        id: fc.constantFrom('1', '2', '3'),
+      }),
+      fc.record({ call: names }),
+      fc.anything(),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { maxLength: 12 }), async (steps) => {
+        const records: ConversationRecord[] = [];
+        for (const item of steps) {
+          if (typeof item === 'object' && item !== null && 'load' in item && 'id' in item) {
+            const { load, id } = item as { load: string[]; id: string };
+            const output = { success: true, message: '', loaded: load };
+            records.push(call(id, 'load_tool', { toolNames: load }), result(id, 'load_tool', output));
+          } else if (typeof item === 'object' && item !== null && 'call' in item) {
+            records.push(call('x', String((item as { call: unknown }).call), {}));
+          } else {
+            records.push(item as ConversationRecord);
+          }
+        }
+        const derived = await engine.getLoadedToolNames('t', records);
+        expect(derived.length).toBeLessThanOrEqual(2);
+        expect(await engine.getLoadedToolNames('t', records)).toEqual(derived);
+        const plan = await engine.startRequest({ threadId: 't' }).prepareStep({ records });
+        expect(plan.visible.slice(2)).toEqual(derived.filter((name) => catalogNames.has(name)));
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------
+// The pure parts
+// ---------------------------------------------------------------------------
+
+describe('leastRecentlyUsed', () => {
+  it('ranks names without a use before used ones, in load order, and answers in load order', () => {
+    const uses = new Map([
+      ['a', 5],
+      ['c', 2],
+    ]);
+    const lastUse = (name: string) => uses.get(name);
+    expect(leastRecentlyUsed(['a', 'b', 'c', 'd'], lastUse, 1)).toEqual(['b']);
+    expect(leastRecentlyUsed(['a', 'b', 'c', 'd'], lastUse, 2)).toEqual(['b', 'd']);
+    expect(leastRecentlyUsed(['a', 'b', 'c', 'd'], lastUse, 3)).toEqual(['b', 'c', 'd']);
+    expect(leastRecentlyUsed(['a', 'b'], lastUse, 0)).toEqual([]);
+    expect(capLoadedNames(['a', 'b', 'c', 'd'], lastUse, 2)).toEqual({
+      kept: ['a', 'c'],
+      evicted: ['b', 'd'],
+    });
+    expect(capLoadedNames(['a'], lastUse, undefined)).toEqual({ kept: ['a'], evicted: [] });
+  });
+
+  it('replays any sequence within the cap, a subsequence of first loads, the last used kept (property)', () => {
+    const op = fc.oneof(
+      fc.record({ load: fc.array(fc.constantFrom('a', 'b', 'c', 'd', 'e', '__proto__'), { maxLength: 4 }) }),
+      fc.record({ use: fc.constantFrom('a', 'b', 'c', 'd', 'e', '__proto__') }),
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 4 }), fc.array(op, { maxLength: 30 }), (max, ops) => {
+        const replay = createLoadedToolsReplay({ maxLoadedTools: max });
+        let lastUsed: string | undefined;
+        for (const step of ops) {
+          const before = [...replay.names()];
+          if ('load' in step) {
+            const evicted = replay.load(step.load);
+            if (step.load.length > 0) lastUsed = step.load.at(-1);
+            for (const name of evicted) expect(replay.has(name)).toBe(false);
+            // Eviction never reorders: what stays of the old list keeps its order, new names at the end.
+            const kept = before.filter((name) => replay.has(name));
+            expect(replay.names().slice(0, kept.length)).toEqual(kept);
+          } else if (replay.use(step.use)) {
+            lastUsed = step.use;
+            expect(replay.names()).toEqual(before);
+          }
+          expect(replay.names().length).toBeLessThanOrEqual(max);
+          expect(new Set(replay.names()).size).toBe(replay.names().length);
+          if (lastUsed !== undefined) expect(replay.has(lastUsed)).toBe(true);
+        }
+      }),
+    );
+  });
+});
