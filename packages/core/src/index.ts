@@ -18,7 +18,7 @@ export {
   SEARCH_TOOLS_NAME,
   toolSearchInstructions,
 } from './meta-tools';
-export type { FieldWeights, KeywordRankerOptions } from './ranking/keyword-ranker';
+export type { FieldWeights, KeywordRanker, KeywordRankerOptions } from './ranking/keyword-ranker';
 export { createKeywordRanker } from './ranking/keyword-ranker';
 export { splitClauses } from './ranking/split-clauses';
 export { normalizeText, tokenize } from './ranking/tokenizer';

@@ -1,26 +1,389 @@
+import { ToolSearchError } from '../errors';
 import type { Ranker, SearchOptions, SearchResult, ToolDescriptor } from '../types';
+import { createFuzzyMatcher, type FuzzyMatcher, maxEditsFor } from './fuzzy-matcher';
+import { createInvertedIndexBuilder, type FieldSpec, type InvertedIndex } from './inverted-index';
+import { createNameMatcher } from './name-matcher';
+import { forEachSchemaText } from './schema-texts';
+import { splitClauses } from './split-clauses';
+import { stem } from './stemmer';
+import { isStopword } from './stopwords';
+import { tokenize } from './tokenizer';
+import { selectTop } from './top-k';
 
-// PLACEHOLDER (being replaced by the real keyword ranker): scores a tool by the
-// share of query words found in its name and description.
-export function createKeywordRanker(tools: readonly ToolDescriptor[]): Ranker {
-  const documents = tools.map((tool) => ({
-    tool,
-    text: `${tool.name} ${tool.description ?? ''}`.toLowerCase(),
-  }));
-  return {
-    search(query: string, options: SearchOptions = {}): SearchResult[] {
-      const words = query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-      if (words.length === 0) return [];
-      const results: SearchResult[] = [];
-      for (const { tool, text } of documents) {
-        const hits = words.filter((word) => text.includes(word)).length;
-        const score = hits / words.length;
-        if (score > 0 && score >= (options.minScore ?? 0)) {
-          results.push({ name: tool.name, description: tool.description ?? '', score });
+/** How much one occurrence of a word counts, by where it appears in a tool. */
+export interface FieldWeights {
+  readonly name: number;
+  readonly tags: number;
+  readonly description: number;
+  readonly parameters: number;
+}
+
+export interface KeywordRankerOptions {
+  /** Field weights (default name 3, tags 2, description 1, parameters 0.5). */
+  readonly fieldWeights?: Partial<FieldWeights>;
+  /** BM25 term-frequency saturation (default 1.2). */
+  readonly k1?: number;
+  /** BM25 length normalisation of the description and parameters, 0..1 (default 0.75). */
+  readonly b?: number;
+  /** Match word forms with the Porter stemmer (default true). */
+  readonly stemming?: boolean;
+  /** Let query words the catalog does not know match catalog words within a small edit distance (default true). */
+  readonly fuzzy?: boolean;
+  /** Split a request into its parts and give each part its share of the results (default true). */
+  readonly multiPart?: boolean;
+}
+
+/** The keyword ranker answers synchronously. */
+export interface KeywordRanker extends Ranker {
+  search(query: string, options?: SearchOptions): SearchResult[];
+}
+
+export const DEFAULT_FIELD_WEIGHTS: FieldWeights = { name: 3, tags: 2, description: 1, parameters: 0.5 };
+
+const DEFAULT_TOP_K = 5;
+/** Texts up to this length have their analysis cached while a catalog is indexed. */
+const MAX_CACHED_TEXT = 64;
+/** A query is read up to this many characters: no tool request is longer, and the cost stays bounded. */
+export const MAX_QUERY_LENGTH = 10_000;
+/** At most this many parts of a request are ranked separately; more are grouped. */
+const MAX_PARTS = 6;
+/** A stopword in a request counts this much of a content word (it only matches tool names). */
+const STOPWORD_WEIGHT = 0.1;
+/** A word matched through a typo counts this much per edit (one edit: 0.5, two: 0.25). */
+const FUZZY_PENALTY = 0.5;
+/** At most this many catalog words stand in for one unknown query word. */
+const MAX_FUZZY_VARIANTS = 3;
+/** Longer words are not fuzzy-matched (they are not typos of words, and deletions grow quadratically). */
+const MAX_FUZZY_LENGTH = 24;
+/** Share of the diversified ranking that rewards covering parts not yet covered (xQuAD's λ). */
+const DIVERSITY = 0.5;
+
+const FIELD_NAME = 0;
+const FIELD_TAGS = 1;
+const FIELD_DESCRIPTION = 2;
+const FIELD_PARAMETERS = 3;
+
+interface Variant {
+  readonly term: number;
+  /** idf × penalties: the most this variant adds to a tool's score. */
+  readonly weight: number;
+}
+
+/** One distinct query word and the catalog terms that may stand for it. */
+interface TermGroup {
+  readonly variants: readonly Variant[];
+  /** The group's share of a perfect score: its best variant's weight. */
+  readonly weight: number;
+}
+
+/** The scores of one view of the request (the whole request, or one of its parts). */
+interface View {
+  readonly scores: Float64Array;
+  readonly touched: number[];
+  /** The raw score of a tool matching every word of the view once in its name. */
+  readonly ideal: number;
+}
+
+function validateSearchOptions(options: SearchOptions | undefined): { topK: number; minScore: number } {
+  const topK = options?.topK ?? DEFAULT_TOP_K;
+  const minScore = options?.minScore ?? 0;
+  if (typeof topK !== 'number' || Number.isNaN(topK) || topK < 0) {
+    throw new ToolSearchError('INVALID_OPTIONS', `topK must be a number ≥ 0, got ${String(topK)}`);
+  }
+  if (typeof minScore !== 'number' || Number.isNaN(minScore)) {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      `minScore must be a number in 0..1, got ${String(minScore)}`,
+    );
+  }
+  return { topK: Math.floor(topK), minScore };
+}
+
+/**
+ * The default ranker: BM25F over a tool's name, tags, description and parameters, with word
+ * forms (Porter stems), typo tolerance, stopword down-weighting, exact-name recognition and
+ * multi-part requests. Scores are in 0..1: the IDF-weighted share of the request's known words
+ * that a tool matches (a word found once in a tool's name counts fully); see docs/ranking.md.
+ * Search is synchronous and never rebuilds anything.
+ */
+export function createKeywordRanker(
+  tools: readonly ToolDescriptor[],
+  options: KeywordRankerOptions = {},
+): KeywordRanker {
+  const weights = { ...DEFAULT_FIELD_WEIGHTS, ...options.fieldWeights };
+  const k1 = options.k1 ?? 1.2;
+  const b = options.b ?? 0.75;
+  const stemming = options.stemming ?? true;
+  const fuzzy = options.fuzzy ?? true;
+  const multiPart = options.multiPart ?? true;
+
+  // Fields in the order FIELD_*. Names are short identifiers: their length matters little.
+  const fields: FieldSpec[] = [
+    { weight: weights.name, b: Math.min(b, 0.3) },
+    { weight: weights.tags, b: Math.min(b, 0.3) },
+    { weight: weights.description, b },
+    { weight: weights.parameters, b },
+  ];
+  const builder = createInvertedIndexBuilder(fields, k1);
+  // Each distinct word is analysed once: its term id, negative (−id − 1) for a stopword,
+  // which only names index.
+  const termOfWord = new Map<string, number>();
+  const termOf = (word: string): number => {
+    let term = termOfWord.get(word);
+    if (term === undefined) {
+      const id = builder.term(stemming ? stem(word) : word);
+      term = isStopword(word) ? -id - 1 : id;
+      termOfWord.set(word, term);
+    }
+    return term;
+  };
+  // Short texts (parameter names, tags, stock parameter descriptions) recur across a catalog:
+  // their analysis is kept while building.
+  const termsOfShortText = new Map<string, number[]>();
+  const termsOf = (text: string): number[] => {
+    const cached = text.length <= MAX_CACHED_TEXT ? termsOfShortText.get(text) : undefined;
+    if (cached !== undefined) return cached;
+    const terms: number[] = [];
+    for (const word of tokenize(text)) {
+      const term = termOf(word);
+      if (term >= 0) terms.push(term);
+    }
+    if (text.length <= MAX_CACHED_TEXT) termsOfShortText.set(text, terms);
+    return terms;
+  };
+  const addText = (field: number, text: string): void => {
+    if (fields[field]!.weight <= 0) return;
+    for (const term of termsOf(text)) builder.add(field, term);
+  };
+  const addParameterText = (text: string): void => addText(FIELD_PARAMETERS, text);
+  const names: string[] = [];
+  const descriptions: string[] = [];
+  const nameWords: string[][] = [];
+  for (const tool of tools) {
+    // Read defensively: a field of the wrong type counts as absent.
+    const name = typeof tool?.name === 'string' ? tool.name : '';
+    const description = typeof tool?.description === 'string' ? tool.description : '';
+    const words = tokenize(name);
+    names.push(name);
+    descriptions.push(description);
+    nameWords.push(words);
+    builder.addDocument();
+    if (fields[FIELD_NAME]!.weight > 0) {
+      for (const word of words) {
+        const term = termOf(word);
+        builder.add(FIELD_NAME, term >= 0 ? term : -term - 1);
+      }
+    }
+    if (Array.isArray(tool?.tags)) {
+      for (const tag of tool.tags) if (typeof tag === 'string') addText(FIELD_TAGS, tag);
+    }
+    addText(FIELD_DESCRIPTION, description);
+    if (fields[FIELD_PARAMETERS]!.weight > 0) forEachSchemaText(tool?.parameters, addParameterText);
+  }
+  const index: InvertedIndex = builder.build();
+  const stemOfWord = (word: string): string => {
+    const term = termOfWord.get(word);
+    return term === undefined ? (stemming ? stem(word) : word) : index.terms[term >= 0 ? term : -term - 1]!;
+  };
+  const nameMatcher = createNameMatcher(names, { stemWord: stemOfWord, words: nameWords });
+  nameWords.length = 0;
+  termOfWord.clear();
+  termsOfShortText.clear();
+  let fuzzyMatcher: FuzzyMatcher | undefined;
+  const referenceWeight = weights.name / (k1 + weights.name);
+
+  const viewPool: { scores: Float64Array; touched: number[] }[] = [];
+  const groupScores = new Float64Array(index.size);
+  const groupTouched: number[] = [];
+
+  const termGroups = (text: string): TermGroup[] => {
+    const tokens = tokenize(text);
+    const hasContent = tokens.some((token) => !isStopword(token));
+    const seen = new Set<string>();
+    const groups: TermGroup[] = [];
+    for (const token of tokens) {
+      const stop = isStopword(token);
+      const stemmed = stemming ? stem(token) : token;
+      if (seen.has(stemmed)) continue;
+      seen.add(stemmed);
+      const factor = stop && hasContent ? STOPWORD_WEIGHT : 1;
+      const known = index.termIds.get(stemmed);
+      let variants: Variant[];
+      if (known !== undefined) {
+        variants = [{ term: known, weight: index.idf[known]! * factor }];
+      } else if (fuzzy && !stop && stemmed.length <= MAX_FUZZY_LENGTH) {
+        fuzzyMatcher ??= createFuzzyMatcher(index.terms);
+        variants = fuzzyMatcher
+          .lookup(stemmed, maxEditsFor(stemmed.length))
+          .slice(0, MAX_FUZZY_VARIANTS)
+          .map((match) => ({
+            term: match.index,
+            weight: index.idf[match.index]! * factor * FUZZY_PENALTY ** match.distance,
+          }));
+      } else {
+        variants = [];
+      }
+      if (variants.length === 0) continue;
+      groups.push({ variants, weight: Math.max(...variants.map((variant) => variant.weight)) });
+    }
+    return groups;
+  };
+
+  const scoreView = (text: string, slot: number): View => {
+    let pooled = viewPool[slot];
+    if (pooled === undefined) {
+      pooled = { scores: new Float64Array(index.size), touched: [] };
+      viewPool[slot] = pooled;
+    }
+    const { scores, touched } = pooled;
+    let ideal = 0;
+    for (const group of termGroups(text)) {
+      ideal += group.weight * referenceWeight;
+      if (group.variants.length === 1) {
+        const { term, weight } = group.variants[0]!;
+        for (let position = index.offsets[term]!; position < index.offsets[term + 1]!; position++) {
+          const document = index.documents[position]!;
+          if (scores[document] === 0) touched.push(document);
+          scores[document]! += weight * index.weights[position]!;
+        }
+        continue;
+      }
+      // Several stand-ins for one word: a tool gets the best of them, never their sum.
+      for (const { term, weight } of group.variants) {
+        for (let position = index.offsets[term]!; position < index.offsets[term + 1]!; position++) {
+          const document = index.documents[position]!;
+          const value = weight * index.weights[position]!;
+          if (groupScores[document] === 0) groupTouched.push(document);
+          if (value > groupScores[document]!) groupScores[document] = value;
         }
       }
-      results.sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : 1));
-      return results.slice(0, options.topK ?? 5);
+      for (const document of groupTouched) {
+        if (scores[document] === 0) touched.push(document);
+        scores[document]! += groupScores[document]!;
+        groupScores[document] = 0;
+      }
+      groupTouched.length = 0;
+    }
+    return { scores, touched, ideal };
+  };
+
+  const release = (views: readonly View[]): void => {
+    for (const view of views) {
+      for (const document of view.touched) view.scores[document] = 0;
+      view.touched.length = 0;
+    }
+  };
+
+  /** Relevance of a tool to a view, 0..1. */
+  const relevance = (view: View, document: number): number =>
+    view.ideal > 0 ? Math.min(1, view.scores[document]! / view.ideal) : 0;
+
+  const requestParts = (text: string): string[] => {
+    if (!multiPart) return [];
+    const parts = splitClauses(text);
+    if (parts.length <= 1) return [];
+    if (parts.length <= MAX_PARTS) return parts;
+    const size = Math.ceil(parts.length / MAX_PARTS);
+    const grouped: string[] = [];
+    for (let start = 0; start < parts.length; start += size)
+      grouped.push(parts.slice(start, start + size).join(' '));
+    return grouped;
+  };
+
+  /**
+   * Orders the candidates of a multi-part request with xQuAD (Santos et al., 2010): each pick
+   * maximises (1 − λ)·relevance to the whole request + λ·Σ_part share(part)·relevance to the
+   * part·Π_picked(1 − relevance of that pick to the part). A part's share is its part of the
+   * request's information (its ideal score). The reported score is that gain: the share of the
+   * request a tool answers beyond what the tools above it already answer. It never increases
+   * down the list (the objective is submodular and the picks greedy).
+   */
+  const diversify = (
+    whole: View,
+    parts: readonly View[],
+    limit: number,
+  ): { document: number; score: number }[] => {
+    const pool = new Set<number>();
+    const perView = Math.max(limit, 10);
+    for (const view of [whole, ...parts]) {
+      for (const document of selectTop(view.touched, view.touched.length, view.scores, names, perView)) {
+        pool.add(document);
+      }
+    }
+    const totalIdeal = parts.reduce((sum, part) => sum + part.ideal, 0);
+    const shares = parts.map((part) => (totalIdeal > 0 ? part.ideal / totalIdeal : 0));
+    const uncovered = parts.map(() => 1);
+    const candidates = [...pool].map((document) => ({
+      document,
+      whole: relevance(whole, document),
+      parts: parts.map((part) => relevance(part, document)),
+    }));
+    const picked: { document: number; score: number }[] = [];
+    while (picked.length < limit && candidates.length > 0) {
+      let best = -1;
+      let bestGain = -1;
+      for (let position = 0; position < candidates.length; position++) {
+        const candidate = candidates[position]!;
+        let coverage = 0;
+        for (let part = 0; part < parts.length; part++) {
+          coverage += shares[part]! * candidate.parts[part]! * uncovered[part]!;
+        }
+        const gain = (1 - DIVERSITY) * candidate.whole + DIVERSITY * coverage;
+        if (
+          gain > bestGain ||
+          (gain === bestGain && names[candidate.document]! < names[candidates[best]!.document]!)
+        ) {
+          best = position;
+          bestGain = gain;
+        }
+      }
+      const chosen = candidates.splice(best, 1)[0]!;
+      for (let part = 0; part < parts.length; part++) uncovered[part]! *= 1 - chosen.parts[part]!;
+      picked.push({ document: chosen.document, score: bestGain });
+    }
+    return picked;
+  };
+
+  const toResult = (document: number, score: number): SearchResult => ({
+    name: names[document]!,
+    description: descriptions[document]!,
+    score,
+  });
+
+  return {
+    search(query: string, searchOptions?: SearchOptions): SearchResult[] {
+      if (typeof query !== 'string') {
+        throw new ToolSearchError('INVALID_INPUT', `query must be a string, got ${typeof query}`);
+      }
+      const { topK, minScore } = validateSearchOptions(searchOptions);
+      if (topK === 0 || index.size === 0) return [];
+      const text = query.length > MAX_QUERY_LENGTH ? query.slice(0, MAX_QUERY_LENGTH) : query;
+      const results: SearchResult[] = [];
+      const named = nameMatcher.find(text);
+      for (const document of named) {
+        if (results.length < topK && minScore <= 1) results.push(toResult(document, 1));
+      }
+      const limit = Math.min(topK, index.size) + named.length;
+      const whole = scoreView(text, 0);
+      const parts = requestParts(text).map((part, position) => scoreView(part, position + 1));
+      const views = [whole, ...parts];
+      try {
+        const ranked =
+          parts.length > 0
+            ? diversify(whole, parts, limit)
+            : selectTop(whole.touched, whole.touched.length, whole.scores, names, limit).map((document) => ({
+                document,
+                score: relevance(whole, document),
+              }));
+        for (const { document, score } of ranked) {
+          if (results.length >= topK) break;
+          if (named.includes(document) || score < minScore || score <= 0) continue;
+          results.push(toResult(document, score));
+        }
+      } finally {
+        release(views);
+      }
+      return results;
     },
   };
 }

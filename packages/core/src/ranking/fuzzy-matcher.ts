@@ -1,0 +1,134 @@
+/**
+ * Typo tolerance: finds the catalog words within a small edit distance of a query word.
+ *
+ * A symmetric-delete index (as in SymSpell): every vocabulary word is stored under itself and
+ * each of its one-letter deletions; a query word looks up itself, its one-letter and (for
+ * long words) two-letter deletions, and each candidate is verified with the true distance.
+ * This finds every word within one edit, and the two-edit neighbours that differ by at most
+ * one change on the catalog side (two insertions, a deletion plus an insertion, a
+ * transposition...), at the memory cost of one-letter deletions only.
+ */
+
+/** Allowed edits by word length, as Elasticsearch's `fuzziness: AUTO`: 0–2 → 0, 3–5 → 1, 6+ → 2. */
+export function maxEditsFor(length: number): number {
+  if (length < 3) return 0;
+  return length < 6 ? 1 : 2;
+}
+
+/**
+ * Optimal-string-alignment distance (Levenshtein plus adjacent transpositions), or
+ * `maximum + 1` as soon as it is known to exceed `maximum`.
+ */
+export function editDistance(left: string, right: string, maximum = Number.POSITIVE_INFINITY): number {
+  if (left === right) return 0;
+  const leftLength = left.length;
+  const rightLength = right.length;
+  if (Math.abs(leftLength - rightLength) > maximum) return maximum + 1;
+  let previousPrevious = new Array<number>(rightLength + 1).fill(0);
+  let previous = Array.from({ length: rightLength + 1 }, (_, index) => index);
+  let current = new Array<number>(rightLength + 1).fill(0);
+  for (let row = 1; row <= leftLength; row++) {
+    current[0] = row;
+    let rowMinimum = row;
+    for (let column = 1; column <= rightLength; column++) {
+      const cost = left[row - 1] === right[column - 1] ? 0 : 1;
+      let value = Math.min(previous[column]! + 1, current[column - 1]! + 1, previous[column - 1]! + cost);
+      if (
+        row > 1 &&
+        column > 1 &&
+        left[row - 1] === right[column - 2] &&
+        left[row - 2] === right[column - 1]
+      ) {
+        value = Math.min(value, previousPrevious[column - 2]! + 1);
+      }
+      current[column] = value;
+      if (value < rowMinimum) rowMinimum = value;
+    }
+    if (rowMinimum > maximum) return maximum + 1;
+    [previousPrevious, previous, current] = [previous, current, previousPrevious];
+  }
+  const distance = previous[rightLength]!;
+  return distance > maximum ? maximum + 1 : distance;
+}
+
+function deletions(word: string): string[] {
+  const out: string[] = [];
+  for (let index = 0; index < word.length; index++) out.push(word.slice(0, index) + word.slice(index + 1));
+  return out;
+}
+
+export interface FuzzyMatch {
+  /** Position of the matched word in the vocabulary given to the matcher. */
+  readonly index: number;
+  readonly distance: number;
+}
+
+export interface FuzzyMatcher {
+  /** Vocabulary words within `maximum` edits of `word` (itself excluded), closest first. */
+  lookup(word: string, maximum: number): FuzzyMatch[];
+}
+
+const FUZZY_WORD = /^\p{L}{3,}$/u;
+
+/**
+ * A matcher over `vocabulary` (words of three letters or more take part). The delete index
+ * is built on the first lookup, so a catalog that never sees a typo never pays for it.
+ */
+export function createFuzzyMatcher(vocabulary: readonly string[]): FuzzyMatcher {
+  let index: Map<string, number | number[]> | undefined;
+
+  function add(key: string, id: number): void {
+    const existing = index!.get(key);
+    if (existing === undefined) index!.set(key, id);
+    else if (typeof existing === 'number') {
+      if (existing !== id) index!.set(key, [existing, id]);
+    } else if (existing[existing.length - 1] !== id) existing.push(id);
+  }
+
+  function build(): Map<string, number | number[]> {
+    index = new Map();
+    vocabulary.forEach((word, id) => {
+      if (!FUZZY_WORD.test(word)) return;
+      add(word, id);
+      for (const deleted of deletions(word)) add(deleted, id);
+    });
+    return index;
+  }
+
+  return {
+    lookup(word: string, maximum: number): FuzzyMatch[] {
+      if (maximum <= 0 || !FUZZY_WORD.test(word)) return [];
+      const deletes = index ?? build();
+      const keys = new Set<string>([word]);
+      let frontier = [word];
+      for (let depth = 0; depth < Math.min(maximum, 2); depth++) {
+        const next: string[] = [];
+        for (const key of frontier) {
+          for (const deleted of deletions(key)) {
+            if (deleted.length > 0 && !keys.has(deleted)) {
+              keys.add(deleted);
+              next.push(deleted);
+            }
+          }
+        }
+        frontier = next;
+      }
+      const found = new Map<number, number>();
+      for (const key of keys) {
+        const ids = deletes.get(key);
+        if (ids === undefined) continue;
+        for (const id of typeof ids === 'number' ? [ids] : ids) {
+          if (found.has(id)) continue;
+          const candidate = vocabulary[id]!;
+          const distance = candidate === word ? 0 : editDistance(word, candidate, maximum);
+          found.set(id, distance);
+        }
+      }
+      const matches: FuzzyMatch[] = [];
+      for (const [id, distance] of found) {
+        if (distance > 0 && distance <= maximum) matches.push({ index: id, distance });
+      }
+      return matches.sort((left, right) => left.distance - right.distance || left.index - right.index);
+    },
+  };
+}

@@ -1,0 +1,145 @@
+/**
+ * A BM25F inverted index in compressed-row form: for each term, the tools that contain it and
+ * the term's saturated weight in each. Fields (name, description...) are combined the BM25F
+ * way: each field's term frequency is length-normalised and weighted, the weighted sum is
+ * saturated once, so a word repeated across fields helps a little and never without bound.
+ */
+
+export interface FieldSpec {
+  /** How much one occurrence in this field counts (the name counts more than a parameter). */
+  readonly weight: number;
+  /** Length normalisation, 0 (none) to 1 (full), as BM25's b. */
+  readonly b: number;
+}
+
+export interface InvertedIndex {
+  /** Number of documents (tools). */
+  readonly size: number;
+  /** Term id → term. */
+  readonly terms: readonly string[];
+  readonly termIds: ReadonlyMap<string, number>;
+  /** Postings of term t are positions offsets[t] .. offsets[t + 1] - 1 of `documents` and `weights`. */
+  readonly offsets: Int32Array;
+  readonly documents: Int32Array;
+  /** Saturated weight tf / (k1 + tf) in 0..1, where tf is the BM25F pseudo-frequency. */
+  readonly weights: Float32Array;
+  /** Inverse document frequency per term: ln(1 + (N - df + 0.5) / (df + 0.5)). */
+  readonly idf: Float64Array;
+}
+
+export interface InvertedIndexBuilder {
+  /** The id of a term, new or known. */
+  term(text: string): number;
+  /** Starts the next document (ids 0, 1, 2... in order). */
+  addDocument(): void;
+  /** Adds one occurrence of a term to a field of the current document. */
+  add(field: number, term: number): void;
+  build(): InvertedIndex;
+}
+
+class GrowableInt32 {
+  data: Int32Array;
+  length = 0;
+  constructor(capacity = 1024) {
+    this.data = new Int32Array(capacity);
+  }
+  push(value: number): void {
+    if (this.length === this.data.length) {
+      const grown = new Int32Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[this.length++] = value;
+  }
+}
+
+/** Collects documents field by field, then builds the index in two passes over the stored term ids. */
+export function createInvertedIndexBuilder(fields: readonly FieldSpec[], k1: number): InvertedIndexBuilder {
+  const fieldCount = fields.length;
+  const termIds = new Map<string, number>();
+  const terms: string[] = [];
+  const documentFrequency = new GrowableInt32();
+  const lastDocument = new GrowableInt32();
+  /** Each occurrence as term id × fieldCount + field. */
+  const occurrences = new GrowableInt32(1 << 16);
+  const documentStarts = new GrowableInt32();
+  const fieldLengths = new GrowableInt32();
+  let document = -1;
+
+  return {
+    term(text: string): number {
+      let id = termIds.get(text);
+      if (id === undefined) {
+        id = terms.length;
+        termIds.set(text, id);
+        terms.push(text);
+        documentFrequency.push(0);
+        lastDocument.push(-1);
+      }
+      return id;
+    },
+    addDocument(): void {
+      document++;
+      documentStarts.push(occurrences.length);
+      for (let field = 0; field < fieldCount; field++) fieldLengths.push(0);
+    },
+    add(field: number, term: number): void {
+      occurrences.push(term * fieldCount + field);
+      fieldLengths.data[document * fieldCount + field]!++;
+      if (lastDocument.data[term] !== document) {
+        lastDocument.data[term] = document;
+        documentFrequency.data[term]!++;
+      }
+    },
+    build(): InvertedIndex {
+      const size = document + 1;
+      documentStarts.push(occurrences.length);
+      const termCount = terms.length;
+      const offsets = new Int32Array(termCount + 1);
+      for (let id = 0; id < termCount; id++) offsets[id + 1] = offsets[id]! + documentFrequency.data[id]!;
+      const postingCount = offsets[termCount]!;
+      const documents = new Int32Array(postingCount);
+      const weights = new Float32Array(postingCount);
+      const cursor = offsets.slice(0, termCount);
+      const averages = fields.map((_, field) => {
+        let total = 0;
+        for (let current = 0; current < size; current++)
+          total += fieldLengths.data[current * fieldCount + field]!;
+        return size > 0 ? total / size || 1 : 1;
+      });
+
+      // BM25F pseudo-frequency of each term of each document, saturated, written to its postings.
+      const frequency = new Float64Array(termCount);
+      const increments = new Float64Array(fieldCount);
+      const touched: number[] = [];
+      for (let current = 0; current < size; current++) {
+        for (let field = 0; field < fieldCount; field++) {
+          const { weight, b } = fields[field]!;
+          const length = fieldLengths.data[current * fieldCount + field]!;
+          increments[field] = weight / (1 - b + (b * length) / averages[field]!);
+        }
+        const end = documentStarts.data[current + 1]!;
+        for (let position = documentStarts.data[current]!; position < end; position++) {
+          const code = occurrences.data[position]!;
+          const id = Math.floor(code / fieldCount);
+          if (frequency[id] === 0) touched.push(id);
+          frequency[id]! += increments[code - id * fieldCount]!;
+        }
+        for (const id of touched) {
+          const slot = cursor[id]!++;
+          documents[slot] = current;
+          weights[slot] = frequency[id]! / (k1 + frequency[id]!);
+          frequency[id] = 0;
+        }
+        touched.length = 0;
+      }
+
+      const idf = new Float64Array(termCount);
+      for (let id = 0; id < termCount; id++) {
+        const df = documentFrequency.data[id]!;
+        idf[id] = Math.log(1 + (size - df + 0.5) / (df + 0.5));
+      }
+      return { size, terms, termIds, offsets, documents, weights, idf };
+    },
+  };
+}

@@ -1,0 +1,215 @@
+import { describe, expect, it } from 'vitest';
+import { ToolSearchError } from '../errors';
+import type { ToolDescriptor } from '../types';
+import { sampleCatalog } from './__fixtures__/sample-catalog';
+import { createKeywordRanker } from './keyword-ranker';
+
+const ranker = createKeywordRanker(sampleCatalog);
+const names = (query: string, topK = 5) => ranker.search(query, { topK }).map((result) => result.name);
+const first = (query: string) => names(query, 1)[0];
+
+describe('keyword ranker: what it searches', () => {
+  it('finds a tool by the words of its name, in any naming style', () => {
+    expect(first('forecast weather')).toBe('get_weather_forecast');
+    expect(first('flight status')).toBe('getFlightStatus');
+  });
+
+  it('finds a tool by its description, parameters (nested too) and tags', () => {
+    expect(first('pull requests')).toBe('list_github_prs');
+    expect(first('recipient attachment')).toBe('sendEmail');
+    expect(first('compliance')).toBe('archiveRecords');
+  });
+
+  it('weighs a name hit over a description hit over a parameter hit', () => {
+    const tools: ToolDescriptor[] = [
+      { name: 'inParameters', description: 'Does things.', parameters: { properties: { invoice: text() } } },
+      { name: 'inDescription', description: 'Reads an invoice.' },
+      { name: 'getInvoice', description: 'Reads a thing.' },
+    ];
+    expect(
+      createKeywordRanker(tools)
+        .search('invoice')
+        .map((result) => result.name),
+    ).toEqual(['getInvoice', 'inDescription', 'inParameters']);
+  });
+});
+
+function text() {
+  return { type: 'string' };
+}
+
+describe('keyword ranker: word forms, typos, chatty requests', () => {
+  it('matches word forms', () => {
+    expect(first('weather')).toBe('getWeather');
+    expect(first('tickets')).toBe('createTicket');
+    expect(first('searching documents')).toBe('searchDocuments');
+  });
+
+  it('tolerates small typos', () => {
+    expect(first('whether forcast')).toBe('get_weather_forecast');
+    expect(first('convert curency')).toBe('convertCurrency');
+    // Without typo tolerance the typos find nothing better than "forecast" alone.
+    const strict = createKeywordRanker(sampleCatalog, { fuzzy: false });
+    expect(strict.search('whther forcast')).toEqual([]);
+  });
+
+  it('does not let the common words of a chatty request drown the words that matter', () => {
+    expect(first('Hey, can you please help me with the weather?')).toBe('getWeather');
+    expect(names('could you please tell me if there are any flight deals for me', 1)).toEqual([
+      'listFlightDeals',
+    ]);
+  });
+
+  it('does not double a score for a repeated word', () => {
+    expect(ranker.search('weather weather weather forecast')).toEqual(ranker.search('weather forecast'));
+    expect(ranker.search('tickets ticket')).toEqual(ranker.search('ticket'));
+  });
+});
+
+describe('keyword ranker: names, languages, multi-part requests', () => {
+  it('ranks a tool first when the request names it, exactly or nearly', () => {
+    for (const query of [
+      'list_github_prs',
+      'listGithubPrs',
+      'list-github-prs',
+      'ListGithubPR',
+      'list github prs',
+      'please run `list_github_prs()` for the issues of my GitHub repository',
+    ]) {
+      const [top] = ranker.search(query);
+      expect(top, query).toEqual({ name: 'list_github_prs', description: expect.any(String), score: 1 });
+    }
+  });
+
+  it('does not treat a plain word as naming a one-word tool inside a longer request', () => {
+    const tools = [
+      { name: 'search', description: 'Design courses.' },
+      { name: 'searchFlights', description: 'Flights.' },
+    ];
+    expect(createKeywordRanker(tools).search('search flights')[0]!.name).toBe('searchFlights');
+  });
+
+  it('matches Spanish and Chinese requests on what they share with a tool', () => {
+    expect(first('¿Búsqueda de vuelos baratos a Madrid?')).toBe('buscarVuelos');
+    expect(first('北京明天的天气预报')).toBe('cityWeatherCn');
+  });
+
+  it('returns tools for every part of a multi-part request', () => {
+    const query = 'find flights to Rome and convert 200 euros to dollars';
+    const top = names(query, 3);
+    expect(top).toContain('search_flights');
+    expect(top).toContain('convertCurrency');
+    const together = names('Check the weather in Rome. Then open a support ticket.', 2);
+    expect(together.sort()).toEqual(['createTicket', 'getWeather']);
+  });
+});
+
+describe('keyword ranker: scores', () => {
+  it('scores in 0..1, best first, and calls a word found in a name a full match', () => {
+    expect(ranker.search('weather forecast')[0]).toMatchObject({ name: 'get_weather_forecast', score: 1 });
+    for (const query of [
+      'weather forecast',
+      'city airport flight',
+      'find flights to Rome and convert 200 euros to dollars',
+      'Check the weather in Rome. Then open a support ticket; and list the pull requests.',
+    ]) {
+      const results = ranker.search(query, { topK: 20 });
+      expect(results.length, query).toBeGreaterThan(1);
+      for (const [position, result] of results.entries()) {
+        expect(result.score).toBeGreaterThan(0);
+        expect(result.score).toBeLessThanOrEqual(1);
+        if (position > 0) expect(result.score, query).toBeLessThanOrEqual(results[position - 1]!.score);
+      }
+    }
+  });
+
+  it('drops results under minScore', () => {
+    const all = ranker.search('city airport flight', { topK: 20 });
+    const strong = ranker.search('city airport flight', { topK: 20, minScore: 0.4 });
+    expect(strong.length).toBeGreaterThan(0);
+    expect(strong.length).toBeLessThan(all.length);
+    expect(strong).toEqual(all.filter((result) => result.score >= 0.4));
+  });
+
+  it('breaks ties by name and honours topK', () => {
+    const tools = ['delta', 'alpha', 'charlie', 'bravo'].map((name) => ({
+      name,
+      description: 'Same words.',
+    }));
+    const same = createKeywordRanker(tools);
+    expect(same.search('same words', { topK: 3 }).map((result) => result.name)).toEqual([
+      'alpha',
+      'bravo',
+      'charlie',
+    ]);
+  });
+
+  it('returns nothing for a request that shares no word with the catalog', () => {
+    expect(ranker.search('zebra xylophone quux')).toEqual([]);
+  });
+});
+
+describe('keyword ranker: bad input', () => {
+  it('gives a clean result for empty, blank, punctuation-only, huge and odd queries', () => {
+    for (const query of [
+      '',
+      '   ',
+      '?!…---',
+      '🙂🙂',
+      '\u0000\uffff',
+      'x'.repeat(100_000),
+      'weather '.repeat(15_000),
+    ]) {
+      const results = ranker.search(query);
+      expect(Array.isArray(results)).toBe(true);
+      expect(results.length).toBeLessThanOrEqual(5);
+    }
+  });
+
+  it('is safe with __proto__ and constructor as tool names and queries', () => {
+    const tools: ToolDescriptor[] = [
+      { name: '__proto__', description: 'Prototype tool.' },
+      { name: 'constructor', description: 'Builds things.' },
+      { name: 'toString', description: 'Text.' },
+      { name: 'hasOwnProperty', description: 'Checks.' },
+    ];
+    const odd = createKeywordRanker(tools);
+    expect(odd.search('__proto__')[0]).toMatchObject({ name: '__proto__', score: 1 });
+    expect(odd.search('constructor')[0]).toMatchObject({ name: 'constructor', score: 1 });
+    expect(odd.search('toString valueOf')[0]!.name).toBe('toString');
+    expect(ranker.search('__proto__ constructor prototype')).toEqual([]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.keys(Object.prototype)).toEqual([]);
+  });
+
+  it('reads descriptors defensively', () => {
+    const tools = [
+      { name: 'a', description: 42, parameters: 'nope', tags: 'x' },
+      { name: 'b', parameters: { properties: { self: {} } } },
+    ] as unknown as ToolDescriptor[];
+    const cyclic = tools[1]!.parameters!.properties as Record<string, unknown>;
+    cyclic.self = tools[1]!.parameters;
+    expect(createKeywordRanker(tools).search('self')[0]!.name).toBe('b');
+  });
+
+  it('rejects invalid options and non-string queries with typed errors', () => {
+    const code = (run: () => unknown) => {
+      try {
+        run();
+      } catch (error) {
+        return ToolSearchError.isInstance(error) ? error.code : 'other';
+      }
+      return 'none';
+    };
+    expect(code(() => ranker.search('weather', { topK: -1 }))).toBe('INVALID_OPTIONS');
+    expect(code(() => ranker.search('weather', { topK: Number.NaN }))).toBe('INVALID_OPTIONS');
+    expect(code(() => ranker.search('weather', { minScore: Number.NaN }))).toBe('INVALID_OPTIONS');
+    expect(code(() => ranker.search(42 as unknown as string))).toBe('INVALID_INPUT');
+    expect(ranker.search('weather', { topK: 0 })).toEqual([]);
+    expect(ranker.search('weather', { topK: 2.7 })).toHaveLength(2);
+  });
+
+  it('works on an empty catalog', () => {
+    expect(createKeywordRanker([]).search('weather')).toEqual([]);
+  });
+});

@@ -1,0 +1,124 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { normalizeText, splitIdentifier, tokenize, tokenizeUnicode } from './tokenizer';
+
+describe('tokenize', () => {
+  it('splits identifiers in every common style', () => {
+    expect(tokenize('getWeatherForecast')).toEqual(['get', 'weather', 'forecast']);
+    expect(tokenize('list_github_prs')).toEqual(['list', 'github', 'prs']);
+    expect(tokenize('list-github-prs')).toEqual(['list', 'github', 'prs']);
+    expect(tokenize('math.factorial')).toEqual(['math', 'factorial']);
+    expect(tokenize('HTTPServerError')).toEqual(['http', 'server', 'error']);
+    expect(tokenize('base64Encode v2')).toEqual(['base', '64', 'encode', 'v', '2']);
+    expect(tokenize('theclique__transfermarkt_search')).toEqual(['theclique', 'transfermarkt', 'search']);
+  });
+
+  it('reads prose: lowercase, punctuation and possessives dropped', () => {
+    expect(tokenize("Can you find Messi's clubs? (2023)")).toEqual([
+      'can',
+      'you',
+      'find',
+      'messi',
+      'clubs',
+      '2023',
+    ]);
+  });
+
+  it('folds accents and compatibility forms', () => {
+    expect(tokenize('Café Crème brûlée')).toEqual(['cafe', 'creme', 'brulee']);
+    expect(tokenize('ＡＢＣ ﬁle')).toEqual(['abc', 'file']);
+    expect(tokenize('Cafe\u0301Bar')).toEqual(['cafe', 'bar']);
+    expect(tokenize('pronóstico del tiempo')).toEqual(['pronostico', 'del', 'tiempo']);
+  });
+
+  it('splits Chinese and Japanese into characters and bigrams', () => {
+    expect(tokenize('天气预报')).toEqual(['天', '天气', '气', '气预', '预', '预报', '报']);
+    expect(tokenize('查询天气 weather')).toEqual(['查', '查询', '询', '询天', '天', '天气', '气', 'weather']);
+    expect(tokenize('東京の天気')).toContain('天気');
+  });
+
+  it('keeps Korean words whole and adds their bigrams', () => {
+    expect(tokenize('날씨예보')).toEqual(['날씨예보', '날씨', '씨예', '예보']);
+  });
+
+  it('segments Thai with the platform word segmenter', () => {
+    const tokens = tokenize('พยากรณ์อากาศ');
+    expect(tokens.length).toBeGreaterThan(0);
+    expect(tokens.join('')).toBe('พยากรณ์อากาศ');
+  });
+
+  it('gives nothing for empty, blank or punctuation-only text', () => {
+    expect(tokenize('')).toEqual([]);
+    expect(tokenize('   \n\t')).toEqual([]);
+    expect(tokenize('?!.,;:()[]{}--__')).toEqual([]);
+    expect(tokenize(undefined as unknown as string)).toEqual([]);
+  });
+
+  it('handles a 100 kB text', () => {
+    const text = 'find the weather forecast for Paris and convert euros. '.repeat(2000);
+    expect(text.length).toBeGreaterThan(100_000);
+    expect(tokenize(text).length).toBe(18_000);
+  });
+});
+
+describe('splitIdentifier', () => {
+  it('splits at case and letter/digit boundaries only', () => {
+    expect(splitIdentifier('listGithubPRs')).toEqual(['list', 'Github', 'P', 'Rs']);
+    expect(splitIdentifier('XMLHttpRequest2')).toEqual(['XML', 'Http', 'Request', '2']);
+  });
+});
+
+const anyText = fc.oneof(
+  fc.string({ unit: 'binary', maxLength: 80 }),
+  fc.string({ unit: 'grapheme', maxLength: 80 }),
+  fc.stringMatching(/^[A-Za-z0-9_.\- ]{0,40}$/),
+);
+
+describe('tokenize (properties)', () => {
+  it('never throws and yields non-empty lowercase tokens', () => {
+    fc.assert(
+      fc.property(anyText, (text) => {
+        for (const token of tokenize(text)) {
+          expect(token.length).toBeGreaterThan(0);
+          expect(token).toBe(token.toLowerCase());
+          expect(token).toBe(normalizeText(token));
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('normalisation is idempotent', () => {
+    fc.assert(
+      fc.property(anyText, (text) => {
+        expect(normalizeText(normalizeText(text))).toBe(normalizeText(text));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('re-tokenising the tokens of alphabetic text gives them back', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[A-Za-zÀ-ÿ0-9_.\- ]{0,40}$/), (text) => {
+        const tokens = tokenize(text);
+        expect(tokenize(tokens.join(' '))).toEqual(tokens);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('the ASCII fast path agrees with the general path', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: 'binary-ascii', maxLength: 60 }),
+          fc.stringMatching(/^[A-Za-z0-9_'. -]{0,40}$/),
+        ),
+        (text) => {
+          expect(tokenize(text)).toEqual(tokenizeUnicode(text));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+});

@@ -1,0 +1,161 @@
+/**
+ * Unicode-aware tokenisation shared by indexing and querying.
+ *
+ * - Identifiers are split into words: camelCase, PascalCase, ACRONYMWords, letter/digit
+ *   boundaries, and every non-letter separator (`_`, `-`, `.`, `/`, spaces...).
+ * - Text is folded: lowercased, compatibility forms unified (NFKD: full-width letters,
+ *   ligatures) and Latin accents removed (`café` → `cafe`), then recomposed (NFC) so that
+ *   Hangul and kana keep their composed forms.
+ * - Scripts written without spaces: Han, Hiragana and Katakana runs become single characters
+ *   plus overlapping bigrams (the CJK bigram scheme of classic search engines); Hangul words
+ *   keep the whole word plus bigrams, since Korean particles attach to words; Thai, Lao, Khmer
+ *   and Myanmar runs go through the platform's word segmenter (`Intl.Segmenter`).
+ */
+
+/** Combining diacritical marks (U+0300–U+036F): the accents of Latin, Greek and Cyrillic. */
+const ACCENTS = /[\u0300-\u036f]/g;
+/** A word: letters, digits and the combining marks inside them. */
+const WORD = /[\p{L}\p{N}\p{M}]+/gu;
+/** Identifier boundaries inside a word (before normalisation, while case is still known). */
+const CAMEL_BOUNDARY =
+  /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u;
+const POSSESSIVE = /(?<=\p{L})['’][sS](?![\p{L}\p{N}])/gu;
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc]/u;
+const HANGUL = /\p{Script=Hangul}/u;
+const SEGMENTED_SCRIPT = /[\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const CJK_RUNS = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc]+)/u;
+
+/**
+ * Lowercases and folds a text: compatibility forms unified, Latin accents removed.
+ * Idempotent: `normalizeText(normalizeText(x)) === normalizeText(x)`.
+ */
+export function normalizeText(text: string): string {
+  return text.toLowerCase().normalize('NFKD').replace(ACCENTS, '').normalize('NFC').toLowerCase();
+}
+
+/** Splits one identifier-like word at its case and letter/digit boundaries (no normalisation). */
+export function splitIdentifier(word: string): string[] {
+  return word.split(CAMEL_BOUNDARY).filter((part) => part.length > 0);
+}
+
+let segmenter: Intl.Segmenter | undefined;
+
+function segmentWords(run: string, out: string[]): void {
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'word' });
+  for (const piece of segmenter.segment(run)) {
+    if (piece.isWordLike) out.push(piece.segment);
+  }
+}
+
+function pushCharactersAndBigrams(run: string, out: string[]): void {
+  const characters = Array.from(run);
+  for (let index = 0; index < characters.length; index++) {
+    out.push(characters[index]!);
+    if (index + 1 < characters.length) out.push(characters[index]! + characters[index + 1]!);
+  }
+}
+
+/** Emits the tokens of one normalised word (letters, digits and marks only). */
+function pushWord(word: string, out: string[]): void {
+  if (CJK.test(word)) {
+    for (const part of word.split(CJK_RUNS)) {
+      if (part.length === 0) continue;
+      if (CJK.test(part)) pushCharactersAndBigrams(part, out);
+      else pushWord(part, out);
+    }
+    return;
+  }
+  if (SEGMENTED_SCRIPT.test(word)) {
+    segmentWords(word, out);
+    return;
+  }
+  out.push(word);
+  if (HANGUL.test(word) && word.length > 2) {
+    const characters = Array.from(word);
+    for (let index = 0; index + 1 < characters.length; index++) {
+      out.push(characters[index]! + characters[index + 1]!);
+    }
+  }
+}
+
+/** Character classes of the ASCII scanner: 0 separator, 1 digit, 2 upper, 3 lower. */
+const SEPARATOR = 0;
+const DIGIT = 1;
+const UPPER = 2;
+const LOWER = 3;
+const ASCII_CLASS = new Uint8Array(128);
+for (let code = 48; code <= 57; code++) ASCII_CLASS[code] = DIGIT;
+for (let code = 65; code <= 90; code++) ASCII_CLASS[code] = UPPER;
+for (let code = 97; code <= 122; code++) ASCII_CLASS[code] = LOWER;
+
+function classAt(text: string, index: number): number {
+  const code = text.charCodeAt(index);
+  return code < 128 ? ASCII_CLASS[code]! : SEPARATOR;
+}
+
+/**
+ * The fast path for ASCII text (most of any catalog): one scan that splits words and
+ * identifiers and lowercases, with the same result as the general path. Returns undefined at
+ * the first non-ASCII character, for the general path to take over.
+ */
+function tokenizeAscii(text: string): string[] | undefined {
+  const out: string[] = [];
+  const length = text.length;
+  const lower = text.toLowerCase();
+  let index = 0;
+  while (index < length) {
+    let code = text.charCodeAt(index);
+    if (code > 127) return undefined;
+    let kind = ASCII_CLASS[code]!;
+    if (kind === SEPARATOR) {
+      // Skip separators, and the 's of a possessive ("Messi's").
+      const possessive =
+        code === 39 &&
+        classAt(text, index - 1) >= UPPER &&
+        (text.charCodeAt(index + 1) | 32) === 115 &&
+        classAt(text, index + 2) === SEPARATOR;
+      index += possessive ? 2 : 1;
+      continue;
+    }
+    let start = index;
+    let previous = kind;
+    for (index++; index < length; index++) {
+      code = text.charCodeAt(index);
+      if (code > 127) return undefined;
+      kind = ASCII_CLASS[code]!;
+      if (kind === SEPARATOR) break;
+      // camelCase (lower→Upper), digits↔letters, and ACRONYMWord (the last capital starts a word).
+      const boundary =
+        (kind !== previous &&
+          (previous === DIGIT || kind === DIGIT || (previous === LOWER && kind === UPPER))) ||
+        (previous === UPPER && kind === UPPER && classAt(text, index + 1) === LOWER);
+      if (boundary) {
+        out.push(lower.slice(start, index));
+        start = index;
+      }
+      previous = kind;
+    }
+    out.push(lower.slice(start, index));
+  }
+  return out;
+}
+
+/**
+ * The words of a text, in order: identifiers split, folded to lowercase without accents,
+ * CJK runs as characters and bigrams. Never throws; every token is non-empty.
+ */
+export function tokenize(text: string): string[] {
+  if (typeof text !== 'string' || text.length === 0) return [];
+  return tokenizeAscii(text) ?? tokenizeUnicode(text);
+}
+
+/** The general path of {@link tokenize}, for any text (exported for tests). */
+export function tokenizeUnicode(text: string): string[] {
+  const out: string[] = [];
+  for (const word of text.normalize('NFC').replace(POSSESSIVE, '').match(WORD) ?? []) {
+    for (const part of splitIdentifier(word)) {
+      for (const normalised of normalizeText(part).match(WORD) ?? []) pushWord(normalised, out);
+    }
+  }
+  return out;
+}
