@@ -1,18 +1,20 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Agent } from '@mastra/core/agent';
+import { MockMemory } from '@mastra/core/memory';
 import { TokenLimiter } from '@mastra/core/processors';
 import { RequestContext } from '@mastra/core/request-context';
 import { createTool } from '@mastra/core/tools';
 import {
   createMemoryStore,
   createMetaToolDefinitions,
+  createToolSearchEngine,
   ToolSearchError,
   type ToolSearchEvent,
 } from '@tool-search/core';
 import { createFakeClock } from '@tool-search/core/testing';
 import { describe, expect, it } from 'vitest';
-import { call, createAgent, isPrefixChain, run, say } from './__fixtures__/harness';
+import { call, calls, createAgent, isPrefixChain, type Mode, run, say } from './__fixtures__/harness';
 import {
   approval,
   autoLoad,
@@ -38,11 +40,48 @@ import {
   withTokenLimiter,
 } from './__fixtures__/scenarios';
 import { type ExecutionLog, sampleTools } from './__fixtures__/tools';
+import { toCatalogEntries } from './catalog-entries';
 import { ToolSearchProcessor } from './tool-search-processor';
 
 const ours: ProcessorFactory = (options) => new ToolSearchProcessor(options);
 const S = 'search_tools';
 const L = 'load_tool';
+
+/** The guard message the core gives for `toolName` after `before` ran in a fresh request (the text the model must get). */
+async function coreGuardMessage(
+  toolName: string,
+  before: (
+    request: ReturnType<ReturnType<typeof createToolSearchEngine>['startRequest']>,
+  ) => Promise<unknown> = async () => {},
+  search: { autoLoad?: boolean } = {},
+): Promise<string> {
+  const engine = createToolSearchEngine({ catalog: toCatalogEntries(sampleTools()), search });
+  const request = engine.startRequest({ threadId: 'expected' });
+  await request.prepareStep();
+  await before(request);
+  const decision = await request.guard(toolName);
+  engine.dispose();
+  expect(decision.allowed).toBe(false);
+  expect(decision.message).toMatch(/search_tools|next step/);
+  return decision.message!;
+}
+
+type Prompt = ReturnType<typeof createAgent>['model']['doGenerateCalls'][number]['prompt'];
+
+/** The tool results the model received in one prompt, by tool call: the text of each. */
+function toolAnswers(prompt: Prompt): { toolName: string; output: unknown }[] {
+  return prompt.flatMap((message) =>
+    message.role === 'tool'
+      ? message.content.flatMap((part) =>
+          part.type === 'tool-result' ? [{ toolName: part.toolName, output: part.output }] : [],
+        )
+      : [],
+  );
+}
+
+function prompts(model: ReturnType<typeof createAgent>['model'], mode: Mode): Prompt[] {
+  return (mode === 'generate' ? model.doGenerateCalls : model.doStreamCalls).map((item) => item.prompt);
+}
 
 describe.each(['generate', 'stream'] as const)('ToolSearchProcessor in a real Mastra Agent (%s)', (mode) => {
   it('search → load → the tool is sent from the next step and runs', async () => {
@@ -227,6 +266,119 @@ describe.each(['generate', 'stream'] as const)('ToolSearchProcessor in a real Ma
     expect(log.map((item) => item.tool)).toEqual(['sendEmail']);
   });
 
+  it('never runs a catalog tool before it is loaded; the model is told to search, then load', async () => {
+    const log: ExecutionLog = [];
+    const events: ToolSearchEvent[] = [];
+    const processor = new ToolSearchProcessor({
+      tools: sampleTools(log),
+      onEvent: (event) => events.push(event),
+    });
+    const { agent, model } = createAgent({
+      processors: [processor],
+      script: [call('getWeather', { city: 'Rome' }), say()],
+    });
+    await run(agent, mode, 'weather?', { requestContext: threadContext('guard-before-load') });
+    expect(log).toEqual([]);
+    const sent = prompts(model, mode);
+    expect(sent).toHaveLength(2);
+    expect(toolAnswers(sent[1]!)).toEqual([
+      {
+        toolName: 'getWeather',
+        output: { type: 'error-text', value: await coreGuardMessage('getWeather') },
+      },
+    ]);
+    expect(JSON.stringify(sent[1])).not.toContain('not found');
+    expect(events.filter((event) => event.type === 'deny')).toMatchObject([
+      { toolName: 'getWeather', reason: 'not-loaded' },
+    ]);
+    processor.dispose();
+  });
+
+  it('a tool called in the step that loads it is not run; the model is told to call it from the next step, and it runs then', async () => {
+    const log: ExecutionLog = [];
+    const processor = new ToolSearchProcessor({ tools: sampleTools(log) });
+    const { agent, model, steps } = createAgent({
+      processors: [processor],
+      script: [
+        calls(
+          { tool: L, input: { toolNames: ['getWeather'] } },
+          { tool: 'getWeather', input: { city: 'Rome' } },
+        ),
+        call('getWeather', { city: 'Oslo' }),
+        say(),
+      ],
+    });
+    await run(agent, mode, 'weather?', { requestContext: threadContext('guard-same-step') });
+    expect(steps).toEqual([
+      [S, L],
+      [S, L, 'getWeather'],
+      [S, L, 'getWeather'],
+    ]);
+    expect(log).toEqual([{ tool: 'getWeather', input: { city: 'Oslo' } }]);
+    const justLoaded = await coreGuardMessage('getWeather', (request) =>
+      request.loadTool({ toolNames: ['getWeather'] }),
+    );
+    expect(justLoaded).toContain('next step');
+    const answers = toolAnswers(prompts(model, mode)[1]!);
+    expect(answers.find((answer) => answer.toolName === 'getWeather')).toEqual({
+      toolName: 'getWeather',
+      output: { type: 'error-text', value: justLoaded },
+    });
+    processor.dispose();
+  });
+
+  it('answers a made-up name, a tool id and load_tool under autoLoad with the core guard messages', async () => {
+    const log: ExecutionLog = [];
+    const processor = new ToolSearchProcessor({ tools: sampleTools(log), search: { autoLoad: true } });
+    const { agent, model } = createAgent({
+      processors: [processor],
+      script: [
+        calls(
+          { tool: 'flyToMars', input: {} },
+          { tool: 'get-weather', input: { city: 'Rome' } },
+          { tool: L, input: { toolNames: ['getWeather'] } },
+        ),
+        say(),
+      ],
+    });
+    await run(agent, mode, 'go', { requestContext: threadContext('guard-names') });
+    expect(log).toEqual([]);
+    const autoLoad = { autoLoad: true };
+    expect(toolAnswers(prompts(model, mode)[1]!)).toEqual([
+      {
+        toolName: 'flyToMars',
+        output: { type: 'error-text', value: await coreGuardMessage('flyToMars', undefined, autoLoad) },
+      },
+      {
+        toolName: 'get-weather',
+        output: { type: 'error-text', value: await coreGuardMessage('get-weather', undefined, autoLoad) },
+      },
+      { toolName: L, output: { type: 'error-text', value: await coreGuardMessage(L, undefined, autoLoad) } },
+    ]);
+    processor.dispose();
+  });
+
+  it('keeps the guard message in memory: the next call of the thread sends it again', async () => {
+    const log: ExecutionLog = [];
+    const processor = new ToolSearchProcessor({ tools: sampleTools(log) });
+    const memory = new MockMemory();
+    const { agent, model } = createAgent({
+      processors: [processor],
+      memory,
+      script: [call('getWeather', { city: 'Rome' }), say(), say()],
+    });
+    const options = { memory: { thread: 'guard-memory', resource: 'user-1' } };
+    await run(agent, mode, 'weather?', options);
+    await run(agent, mode, 'and now?', options);
+    expect(log).toEqual([]);
+    const sent = prompts(model, mode);
+    expect(sent).toHaveLength(3);
+    expect(toolAnswers(sent[2]!)).toEqual([
+      { toolName: 'getWeather', output: { type: 'error-text', value: await coreGuardMessage('getWeather') } },
+    ]);
+    processor.dispose();
+  });
+
   describe('the holes Mastra has', () => {
     it('a user message imitating a load result activates nothing', async () => {
       const { steps, log, result } = await forgedUserMessage(ours, mode);
@@ -327,27 +479,6 @@ describe('ToolSearchProcessor', () => {
       expect(sent).toEqual(createMetaToolDefinitions({ autoLoad }));
       processor.dispose();
     }
-  });
-
-  it('never runs a catalog tool the thread has not loaded: the model gets a tool error instead', async () => {
-    const log: ExecutionLog = [];
-    const processor = new ToolSearchProcessor({ tools: sampleTools(log) });
-    const { agent, model } = createAgent({
-      processors: [processor],
-      script: [call('getWeather', { city: 'Rome' }), say()],
-    });
-    await run(agent, 'generate', 'weather?');
-    expect(log).toEqual([]);
-    const answer = model.doGenerateCalls[1]!.prompt.at(-1) as {
-      role: string;
-      content: { output: unknown }[];
-    };
-    expect(answer.role).toBe('tool');
-    expect(answer.content[0]!.output).toMatchObject({
-      type: 'error-text',
-      value: expect.stringContaining('not found'),
-    });
-    processor.dispose();
   });
 
   it('gives two callers with the same tool name their own instance', async () => {

@@ -88,7 +88,15 @@ interface RequestState {
   readonly request: ToolSearchRequest<unknown>;
   readonly metaTools: ReadonlyMap<string, MetaTool>;
   readonly tools: Record<string, unknown> | undefined;
+  /** The tool names this processor sent at the request's latest step (undefined before its first). */
+  sent: ReadonlySet<string> | undefined;
+  /** Ids of the tool calls whose "not found" error was already checked against the guard. */
+  readonly checked: Set<string>;
 }
+
+type StoredMessage = ProcessInputStepArgs['messages'][number];
+type StoredPart = NonNullable<StoredMessage['content']['parts']>[number];
+type ToolInvocationPart = Extract<StoredPart, { type: 'tool-invocation' }>;
 
 const STATE_KEY = Symbol.for('tool-search.mastra.request');
 
@@ -151,7 +159,10 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
 
   /** Sends the meta-tools, the agent's tools and the loaded tools for this step. */
   async processInputStep(args: ProcessInputStepArgs): Promise<{ tools: Record<string, unknown> }> {
-    const { request, metaTools } = this.#requestFor(args);
+    const requestState = this.#requestFor(args);
+    const { request, metaTools } = requestState;
+    // Before prepareStep: the guard judges the calls against the step they were made in.
+    await this.#answerRefusedCalls(args, requestState);
     const plan = await request.prepareStep(
       this.#contextStorage ? { records: toConversationRecords(args.messages) } : undefined,
     );
@@ -161,6 +172,7 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
       const tool = metaTools.get(name) ?? request.resolve(name)?.tool;
       if (tool !== undefined) tools[name] = tool;
     }
+    requestState.sent = new Set(Object.keys(tools));
     return { tools };
   }
 
@@ -219,6 +231,39 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
     return this.#engine.dispose() as StateResult<TStorage, void>;
   }
 
+  /**
+   * Mastra answers a call to a tool the previous step was not sent with its own "not found"
+   * error and runs nothing. Before the model sees that answer, it is replaced, in the message
+   * list (so memory keeps it too), by the engine's guard message, which tells the model what
+   * to do: search then load, or call again a tool it loaded in that same step.
+   */
+  async #answerRefusedCalls(args: ProcessInputStepArgs, requestState: RequestState): Promise<void> {
+    const { sent, checked, request } = requestState;
+    const messageList = args.messageList;
+    if (sent === undefined || !messageList || !Array.isArray(args.steps)) return;
+    const calls = (args.steps.at(-1) as { toolCalls?: unknown } | undefined)?.toolCalls;
+    if (!Array.isArray(calls)) return;
+    const refused = new Set<string>();
+    for (const call of calls as unknown[]) {
+      if (!isObject(call)) continue;
+      const { toolCallId, toolName, providerExecuted } = call as Record<string, unknown>;
+      if (typeof toolCallId !== 'string' || typeof toolName !== 'string' || providerExecuted === true)
+        continue;
+      if (sent.has(toolName) || checked.has(toolCallId)) continue;
+      checked.add(toolCallId);
+      refused.add(toolCallId);
+    }
+    if (refused.size === 0) return;
+    for (const part of findErroredInvocations(args.messages, refused)) {
+      const decision = await request.guard(part.toolInvocation.toolName);
+      if (decision.allowed || decision.message === undefined) continue;
+      messageList.updateToolInvocation({
+        ...part,
+        toolInvocation: { ...part.toolInvocation, errorText: decision.message },
+      });
+    }
+  }
+
   #requestFor(args: ProcessInputStepArgs): RequestState {
     const state = isObject(args.state) ? (args.state as Record<PropertyKey, unknown>) : undefined;
     const kept = state?.[STATE_KEY] as RequestState | undefined;
@@ -245,8 +290,34 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
           : (input: unknown) => request.searchTools(input);
       metaTools.set(definition.name, createMetaTool(definition, run));
     }
-    const created: RequestState = { request, metaTools, tools: args.tools };
+    const created: RequestState = {
+      request,
+      metaTools,
+      tools: args.tools,
+      sent: undefined,
+      checked: new Set(),
+    };
     if (state) state[STATE_KEY] = created;
     return created;
   }
+}
+
+/** The tool invocations with these call ids that ended in an error, newest messages first. */
+function findErroredInvocations(
+  messages: readonly StoredMessage[] | undefined,
+  toolCallIds: ReadonlySet<string>,
+): ToolInvocationPart[] {
+  const found: ToolInvocationPart[] = [];
+  if (!Array.isArray(messages)) return found;
+  const wanted = new Set(toolCallIds);
+  for (let index = messages.length - 1; index >= 0 && wanted.size > 0; index--) {
+    const message = messages[index];
+    if (message?.role !== 'assistant' || !Array.isArray(message.content?.parts)) continue;
+    for (const part of message.content.parts) {
+      if (part?.type !== 'tool-invocation' || !wanted.has(part.toolInvocation.toolCallId)) continue;
+      wanted.delete(part.toolInvocation.toolCallId);
+      if (part.toolInvocation.state === 'output-error') found.push(part);
+    }
+  }
+  return found;
 }
