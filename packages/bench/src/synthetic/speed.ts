@@ -1,0 +1,114 @@
+import type { RankerFactory } from '@tool-search/core';
+import { generateCatalog, generateQueries } from './catalog';
+
+export interface SpeedRow {
+  readonly ranker: string;
+  readonly tools: number;
+  /** Median build time over the runs (wall clock), and the CPU time of that build. */
+  readonly buildMs: number;
+  readonly buildCpuMs: number;
+  readonly medianQueryMs: number;
+  readonly p99QueryMs: number;
+  /** Memory held by the built ranker (JS heap + typed arrays, after a full GC), or null without --expose-gc. */
+  readonly heapBytes: number | null;
+  readonly heapBytesPerTool: number | null;
+}
+
+const gc = (globalThis as { gc?: () => void }).gc;
+
+/** JS heap plus typed-array memory (which lives outside the JS heap), after a full GC. */
+function heapUsed(): number | null {
+  if (gc === undefined) return null;
+  gc();
+  gc();
+  const usage = process.memoryUsage();
+  return usage.heapUsed + usage.arrayBuffers;
+}
+
+/** CPU time of this process in milliseconds (user + system). */
+function cpuMs(): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+}
+
+const quantile = (sorted: readonly number[], q: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+
+/**
+ * Builds a ranker over a synthetic catalog of `size` tools and times it: the median build of
+ * a few runs (after one warm-up build on a small catalog, so the JIT is not what is measured),
+ * then `queryCount` synthetic requests timed one by one (median and p99, after a warm-up),
+ * and the heap the last built ranker holds. Run node with --expose-gc for the heap figure.
+ */
+export async function measureSpeed(options: {
+  name: string;
+  factory: RankerFactory;
+  size: number;
+  queryCount?: number;
+  runs?: number;
+  seed?: number;
+  now?: () => number;
+}): Promise<SpeedRow> {
+  const now = options.now ?? (() => performance.now());
+  const tools = generateCatalog({ size: options.size, seed: options.seed ?? 1 });
+  const queries = generateQueries(tools, {
+    count: options.queryCount ?? 2000,
+    seed: (options.seed ?? 1) + 1,
+  });
+  options.factory(generateCatalog({ size: 500, seed: 99 })).search('warm up the ranker');
+
+  const runs = options.runs ?? (options.size <= 20_000 ? 5 : 2);
+  const builds: { wall: number; cpu: number }[] = [];
+  let ranker: ReturnType<RankerFactory> | undefined;
+  for (let run = 0; run < runs; run++) {
+    ranker = undefined;
+    heapUsed();
+    const start = now();
+    const cpuStart = cpuMs();
+    ranker = options.factory(tools);
+    builds.push({ wall: now() - start, cpu: cpuMs() - cpuStart });
+  }
+  let built = ranker!;
+  ranker = undefined;
+  for (const query of queries.slice(0, 200)) await built.search(query.query, { topK: 5 });
+  const times: number[] = [];
+  for (const query of queries) {
+    const start = now();
+    await built.search(query.query, { topK: 5 });
+    times.push(now() - start);
+  }
+  // The ranker's memory in its steady state (query buffers included): with it, then without it.
+  const withRanker = heapUsed();
+  built = undefined as unknown as typeof built;
+  const withoutRanker = heapUsed();
+  const heapBytes = withRanker === null || withoutRanker === null ? null : withRanker - withoutRanker;
+  times.sort((left, right) => left - right);
+  builds.sort((left, right) => left.wall - right.wall);
+  const medianBuild = builds[Math.floor(builds.length / 2)]!;
+  return {
+    ranker: options.name,
+    tools: options.size,
+    buildMs: medianBuild.wall,
+    buildCpuMs: medianBuild.cpu,
+    medianQueryMs: quantile(times, 0.5),
+    p99QueryMs: quantile(times, 0.99),
+    heapBytes,
+    heapBytesPerTool: heapBytes === null ? null : heapBytes / options.size,
+  };
+}
+
+/** A markdown table of speed rows. */
+export function formatSpeedTable(rows: readonly SpeedRow[]): string {
+  const lines = [
+    '| ranker | tools | build ms (cpu) | median query ms | p99 query ms | heap MB | heap bytes/tool |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const row of rows) {
+    const heap = row.heapBytes === null ? 'n/a' : (row.heapBytes / 1_048_576).toFixed(1);
+    const perTool = row.heapBytesPerTool === null ? 'n/a' : row.heapBytesPerTool.toFixed(0);
+    lines.push(
+      `| ${row.ranker} | ${row.tools} | ${row.buildMs.toFixed(1)} (${row.buildCpuMs.toFixed(1)}) | ${row.medianQueryMs.toFixed(3)} | ${row.p99QueryMs.toFixed(3)} | ${heap} | ${perTool} |`,
+    );
+  }
+  return lines.join('\n');
+}
