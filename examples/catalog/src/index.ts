@@ -31,3 +31,17 @@ export {
   countToolTokens,
   toOpenAIFunctionTool,
 } from './tokens';
+export type {
+  ExampleAgent,
+  RenderTraceOptions,
+  RequestTrace,
+  TokenFigures,
+  TraceCall,
+  TraceEvent,
+  TraceLoad,
+  TraceRecorder,
+  TraceRecorderOptions,
+  TraceSearch,
+  TraceStep,
+} from './trace';
+export { createTraceRecorder, renderTokenFigures, renderTrace, wholeCatalogTokensPerCall } from './trace';

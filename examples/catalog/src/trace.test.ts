@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { exampleToolsByName, toToolDescriptor } from './catalog';
+import { countExampleCatalogTokens, countTextTokens, countToolDefinitionTokens } from './tokens';
+import { createTraceRecorder, renderTrace } from './trace';
+
+const searchTools = {
+  name: 'search_tools',
+  description: 'Find tools.',
+  inputSchema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
+};
+const loadTool = {
+  name: 'load_tool',
+  description: 'Make tools callable.',
+  inputSchema: { type: 'object', properties: { toolName: { type: 'string' } } },
+};
+const meta = ['search_tools', 'load_tool'];
+const forecast = 'get_weather_forecast';
+
+/** A search → load → call → answer run, as the engine and the tool wrapper report it. */
+function recordRun(threadId = 't1') {
+  const recorder = createTraceRecorder({
+    request: 'weather in Lisbon',
+    framework: 'Test',
+    model: 'offline planner',
+    threadId,
+    definitions: [searchTools, loadTool],
+    instructions: 'Search, then load.',
+  });
+  recorder.onEvent({ type: 'step', threadId, visible: meta } as never);
+  recorder.onEvent({
+    type: 'search',
+    threadId,
+    query: 'weather in Lisbon',
+    results: [{ name: forecast, description: '…', score: 0.8 }],
+  } as never);
+  recorder.onEvent({ type: 'step', threadId: 'other', visible: ['x'] } as never); // another thread: ignored
+  recorder.onEvent({ type: 'step', threadId, visible: meta } as never);
+  recorder.onEvent({
+    type: 'load',
+    threadId,
+    loaded: [forecast],
+    alreadyLoaded: [],
+    notFound: [],
+    auto: false,
+  } as never);
+  recorder.onEvent({ type: 'step', threadId, visible: [...meta, forecast] } as never);
+  recorder.recordCall({
+    toolName: forecast,
+    input: { city: 'Lisbon' },
+    output: { city: 'Lisbon', days: [] },
+  });
+  recorder.onEvent({ type: 'step', threadId, visible: [...meta, forecast] } as never);
+  return recorder.finish({ answer: 'Sunny.\nWarm.' });
+}
+
+describe('the trace', () => {
+  it('keeps per step what was sent, searched, loaded and called, for its own thread only', () => {
+    const trace = recordRun();
+    expect(trace.steps.map((step) => step.sent)).toEqual([
+      meta,
+      meta,
+      [...meta, forecast],
+      [...meta, forecast],
+    ]);
+    expect(trace.steps[0]!.searches).toEqual([
+      { query: 'weather in Lisbon', results: [{ name: forecast, score: 0.8 }] },
+    ]);
+    expect(trace.steps[1]!.loads[0]!.loaded).toEqual([forecast]);
+    expect(trace.steps[2]!.calls).toEqual([
+      { toolName: forecast, input: { city: 'Lisbon' }, result: 'city Lisbon; days: 0 items' },
+    ]);
+    expect(trace.steps[3]!.answer).toBe('Sunny.\nWarm.');
+    expect(trace.toolsCalled).toEqual([forecast]);
+  });
+
+  it('counts the tokens of what was sent against the whole catalog on the calls a run without search needs', () => {
+    const { tokens, steps } = recordRun();
+    const metaTokens = countToolDefinitionTokens([searchTools, loadTool]);
+    const withForecast =
+      metaTokens + countToolDefinitionTokens([toToolDescriptor(exampleToolsByName.get(forecast)!)]);
+    expect(steps.map((step) => step.sentTokens)).toEqual([
+      metaTokens,
+      metaTokens,
+      withForecast,
+      withForecast,
+    ]);
+    const instructions = countTextTokens('Search, then load.');
+    expect(tokens).toEqual({
+      modelCalls: 4,
+      withToolSearch: 2 * metaTokens + 2 * withForecast + 4 * instructions,
+      instructionsPerCall: instructions,
+      wholeCatalogPerCall: countExampleCatalogTokens(),
+      // The search and load steps would not happen without tool search: the call and the answer would.
+      modelCallsWithoutSearch: 2,
+      wholeCatalog: 2 * countExampleCatalogTokens(),
+    });
+    expect(tokens.withToolSearch).toBeLessThan(tokens.wholeCatalog);
+  });
+
+  it('records a failing call with its error, and ignores what comes after finish', () => {
+    const recorder = createTraceRecorder({ request: 'x', framework: 'Test', model: 'm' });
+    recorder.onEvent({ type: 'step', threadId: 'any', visible: [forecast] } as never);
+    recorder.recordCall({ toolName: forecast, input: {}, error: new Error('city: required') });
+    recorder.onEvent({
+      type: 'deny',
+      threadId: 'any',
+      toolName: 'send_email',
+      reason: 'not-loaded',
+    } as never);
+    const trace = recorder.finish({ answer: '' });
+    recorder.onEvent({ type: 'step', threadId: 'any', visible: [] } as never);
+    expect(trace.steps).toHaveLength(1);
+    expect(trace.steps[0]!.calls[0]!.error).toBe('city: required');
+    expect(trace.steps[0]!.denied).toEqual([{ toolName: 'send_email', reason: 'not-loaded' }]);
+    expect(recorder.finish({ answer: 'again' })).toBe(trace);
+  });
+
+  it('renders each step and the token line, without colour codes unless asked', () => {
+    const text = renderTrace(recordRun());
+    expect(text).toContain('step 1  sent search_tools, load_tool (2 tools,');
+    expect(text).toContain('search_tools "weather in Lisbon"');
+    expect(text).toContain(`found ${forecast} 0.80`);
+    expect(text).toContain(`load_tool → loaded ${forecast}`);
+    expect(text).toContain(`call ${forecast} {"city":"Lisbon"}`);
+    expect(text).toContain('answer Sunny.');
+    expect(text).toMatch(/tokens {2}with tool search [\d,]+ over 4 model calls · whole catalog [\d,]+/);
+    expect(text).toMatch(/fewer$/);
+    expect(text).not.toContain('\u001b[');
+    expect(renderTrace(recordRun(), { color: true })).toContain('\u001b[');
+  });
+});

@@ -1,0 +1,355 @@
+/**
+ * The trace every example prints: per model step, the tools the model was sent, what it searched,
+ * loaded and called; per request, the tokens of the tool definitions sent with tool search against
+ * sending the whole catalog on every model call. Fed by the engine's events (`step`, `search`,
+ * `load`, `deny`, through the adapter's `onEvent`) and by the examples' tool wrappers (`recordCall`),
+ * so it reads the same for an offline planner and for a real model.
+ */
+import { exampleToolsByName, toToolDescriptor } from './catalog';
+import { summariseResult } from './planner';
+import {
+  countExampleCatalogTokens,
+  countTextTokens,
+  countToolDefinitionTokens,
+  type ToolDefinitionForTokens,
+} from './tokens';
+
+/** An engine event as the trace reads it: `@tool-search/core`'s `ToolSearchEvent` fits. */
+export interface TraceEvent {
+  readonly type: string;
+  readonly threadId?: string;
+}
+
+export interface TraceSearch {
+  readonly query: string;
+  readonly results: readonly { readonly name: string; readonly score: number }[];
+}
+
+export interface TraceLoad {
+  readonly loaded: readonly string[];
+  readonly alreadyLoaded: readonly string[];
+  readonly notFound: readonly string[];
+  /** Loaded by the search itself (`autoLoad`). */
+  readonly auto: boolean;
+}
+
+export interface TraceCall {
+  readonly toolName: string;
+  readonly input: unknown;
+  /** A short summary of what the tool returned. */
+  readonly result?: string;
+  readonly error?: string;
+}
+
+export interface TraceStep {
+  /** 1-based model call number within the request. */
+  readonly index: number;
+  /** The tool names sent to the model for this call, in order. */
+  readonly sent: readonly string[];
+  /** Tokens of those tool definitions. */
+  readonly sentTokens: number;
+  readonly searches: readonly TraceSearch[];
+  readonly loads: readonly TraceLoad[];
+  /** Catalog (and always-on) tools the model called in this step. */
+  readonly calls: readonly TraceCall[];
+  /** Calls the guard refused (a tool not loaded, filtered or unknown). */
+  readonly denied: readonly { readonly toolName: string; readonly reason: string }[];
+  /** The model's text answer, on the step that ended the request. */
+  readonly answer?: string;
+}
+
+export interface TokenFigures {
+  /** Model calls made with tool search. */
+  readonly modelCalls: number;
+  /** Tokens of the tool definitions sent over those calls, plus tool search's system-prompt paragraph on each. */
+  readonly withToolSearch: number;
+  /** Tokens of tool search's system-prompt paragraph (counted in `withToolSearch` once per call). */
+  readonly instructionsPerCall: number;
+  /** Tokens of the whole catalog's definitions: what every model call costs without tool search. */
+  readonly wholeCatalogPerCall: number;
+  /** Model calls a run without tool search needs: this run's, less those that only searched or loaded. */
+  readonly modelCallsWithoutSearch: number;
+  /** `wholeCatalogPerCall × modelCallsWithoutSearch`. */
+  readonly wholeCatalog: number;
+}
+
+export interface RequestTrace {
+  readonly request: string;
+  /** `'Mastra'`, `'AI SDK'`, `'LangChain'`. */
+  readonly framework: string;
+  /** The model's label, e.g. the offline planner's or `openai gpt-5-mini`. */
+  readonly model: string;
+  readonly threadId: string;
+  readonly steps: readonly TraceStep[];
+  readonly answer: string;
+  /** The catalog tools called, in call order (meta-tools not included). */
+  readonly toolsCalled: readonly string[];
+  readonly tokens: TokenFigures;
+  readonly durationMs?: number;
+}
+
+/** What each example agent exports: one agent over the example catalog, asked one request at a time. */
+export interface ExampleAgent {
+  /** `'Mastra'`, `'AI SDK'`, `'LangChain'`. */
+  readonly framework: string;
+  /** The model's label (the offline planner's, or the provider and model id). */
+  readonly model: string;
+  /** True when the model is the offline planner (a stand-in for an LLM). */
+  readonly offline: boolean;
+  /** Runs one request to its answer (a new thread unless `threadId` is given) and returns its trace. */
+  ask(request: string, options?: { readonly threadId?: string }): Promise<RequestTrace>;
+  dispose(): Promise<void>;
+}
+
+export interface TraceRecorderOptions {
+  readonly request: string;
+  readonly framework: string;
+  readonly model: string;
+  /** Events of other threads are ignored. Default: every event is recorded. */
+  readonly threadId?: string;
+  /** Definitions of tools that are not in the example catalog: the meta-tools, always-on tools. */
+  readonly definitions?: readonly ToolDefinitionForTokens[];
+  /** Tool search's system-prompt paragraph, sent with every model call. */
+  readonly instructions?: string;
+}
+
+export interface TraceRecorder {
+  /** Pass every engine event here (the adapter's `onEvent`). */
+  onEvent(event: TraceEvent): void;
+  /** A catalog tool ran (from the example's tool wrapper). */
+  recordCall(call: { toolName: string; input: unknown; output?: unknown; error?: unknown }): void;
+  /** Ends the trace with the model's final answer. */
+  finish(result: { answer: string; durationMs?: number }): RequestTrace;
+}
+
+interface MutableStep {
+  index: number;
+  sent: readonly string[];
+  sentTokens: number;
+  searches: TraceSearch[];
+  loads: TraceLoad[];
+  calls: TraceCall[];
+  denied: { toolName: string; reason: string }[];
+  answer?: string;
+}
+
+const metaToolNames = new Set(['search_tools', 'load_tool']);
+
+let wholeCatalogTokens: number | undefined;
+
+/** Tokens of the whole example catalog's definitions (counted once per process). */
+export function wholeCatalogTokensPerCall(): number {
+  wholeCatalogTokens ??= countExampleCatalogTokens();
+  return wholeCatalogTokens;
+}
+
+const asRecord = (value: unknown): Record<string, unknown> =>
+  typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+const asStrings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+
+function errorText(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return summariseResult(error, 200);
+}
+
+/** Records one request's trace. Create one per request; it is not reused. */
+export function createTraceRecorder(options: TraceRecorderOptions): TraceRecorder {
+  const definitions = new Map((options.definitions ?? []).map((definition) => [definition.name, definition]));
+  const definitionOf = (name: string): ToolDefinitionForTokens => {
+    const own = definitions.get(name);
+    if (own) return own;
+    const tool = exampleToolsByName.get(name);
+    return tool ? toToolDescriptor(tool) : { name };
+  };
+  const instructionsPerCall = options.instructions ? countTextTokens(options.instructions) : 0;
+  const steps: MutableStep[] = [];
+  const current = (): MutableStep => {
+    let step = steps.at(-1);
+    if (!step) {
+      // A call before any step event (should not happen): keep it, with an unknown tool list.
+      step = { index: 1, sent: [], sentTokens: 0, searches: [], loads: [], calls: [], denied: [] };
+      steps.push(step);
+    }
+    return step;
+  };
+  let finished: RequestTrace | undefined;
+
+  return {
+    onEvent(event) {
+      if (finished) return;
+      if (options.threadId !== undefined && event.threadId !== options.threadId) return;
+      const fields = asRecord(event);
+      switch (event.type) {
+        case 'step': {
+          const sent = asStrings(fields.visible);
+          steps.push({
+            index: steps.length + 1,
+            sent,
+            sentTokens: countToolDefinitionTokens(sent.map(definitionOf)),
+            searches: [],
+            loads: [],
+            calls: [],
+            denied: [],
+          });
+          break;
+        }
+        case 'search':
+          current().searches.push({
+            query: String(fields.query ?? ''),
+            results: (Array.isArray(fields.results) ? fields.results : []).map((result) => ({
+              name: String(asRecord(result).name),
+              score: Number(asRecord(result).score ?? 0),
+            })),
+          });
+          break;
+        case 'load':
+          current().loads.push({
+            loaded: asStrings(fields.loaded),
+            alreadyLoaded: asStrings(fields.alreadyLoaded),
+            notFound: asStrings(fields.notFound),
+            auto: fields.auto === true,
+          });
+          break;
+        case 'deny':
+          current().denied.push({ toolName: String(fields.toolName), reason: String(fields.reason) });
+          break;
+        default:
+          break;
+      }
+    },
+    recordCall(call) {
+      if (finished) return;
+      current().calls.push({
+        toolName: call.toolName,
+        input: call.input,
+        ...(call.error !== undefined
+          ? { error: errorText(call.error) }
+          : { result: summariseResult(call.output, 160) }),
+      });
+    },
+    finish(result) {
+      if (finished) return finished;
+      const last = steps.at(-1);
+      if (last && result.answer.length > 0) last.answer = result.answer;
+      const toolsCalled = steps.flatMap((step) => step.calls.map((call) => call.toolName));
+      const perCall = wholeCatalogTokensPerCall();
+      // Without tool search, the steps that only searched or loaded would not happen.
+      const withoutSearch = steps.filter(
+        (step) => step.calls.length > 0 || step.answer !== undefined || step.denied.length > 0,
+      ).length;
+      const modelCallsWithoutSearch = Math.max(1, withoutSearch);
+      finished = {
+        request: options.request,
+        framework: options.framework,
+        model: options.model,
+        threadId: options.threadId ?? '',
+        steps: steps.map((step) => ({ ...step })),
+        answer: result.answer,
+        toolsCalled,
+        tokens: {
+          modelCalls: steps.length,
+          withToolSearch: steps.reduce((total, step) => total + step.sentTokens + instructionsPerCall, 0),
+          instructionsPerCall,
+          wholeCatalogPerCall: perCall,
+          modelCallsWithoutSearch,
+          wholeCatalog: perCall * modelCallsWithoutSearch,
+        },
+        ...(result.durationMs !== undefined ? { durationMs: result.durationMs } : {}),
+      };
+      return finished;
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Rendering
+// ---------------------------------------------------------------------------
+
+export interface RenderTraceOptions {
+  /** ANSI colours (default false). */
+  readonly color?: boolean;
+  /** Longest line of tool input or result before it is cut (default 100). */
+  readonly width?: number;
+}
+
+const ansi = (code: number) => (text: string) => `\u001b[${code}m${text}\u001b[0m`;
+const plain = (text: string) => text;
+
+function style(color: boolean | undefined) {
+  return color
+    ? { bold: ansi(1), dim: ansi(2), green: ansi(32), cyan: ansi(36), yellow: ansi(33), red: ansi(31) }
+    : { bold: plain, dim: plain, green: plain, cyan: plain, yellow: plain, red: plain };
+}
+
+const cut = (text: string, width: number) => (text.length > width ? `${text.slice(0, width - 1)}…` : text);
+const number = (value: number) => value.toLocaleString('en-US');
+
+/** `30.6×`, `4×`: how many times more the whole catalog costs. */
+function ratio(withSearch: number, wholeCatalog: number): string {
+  if (withSearch <= 0) return '';
+  const times = wholeCatalog / withSearch;
+  return times >= 10 ? `${Math.round(times)}×` : `${times.toFixed(1)}×`;
+}
+
+/** The per-request token line, e.g. `with tool search 1,356 tokens over 4 model calls · whole catalog 61,024 …`. */
+export function renderTokenFigures(tokens: TokenFigures, options: RenderTraceOptions = {}): string {
+  const s = style(options.color);
+  const calls = (count: number) => `${count} model call${count === 1 ? '' : 's'}`;
+  const fewer = tokens.withToolSearch < tokens.wholeCatalog;
+  return (
+    `with tool search ${s.green(number(tokens.withToolSearch))} over ${calls(tokens.modelCalls)}` +
+    ` · whole catalog ${s.yellow(number(tokens.wholeCatalog))}` +
+    ` (${number(tokens.wholeCatalogPerCall)} × ${calls(tokens.modelCallsWithoutSearch)} without search)` +
+    (fewer ? ` · ${s.bold(ratio(tokens.withToolSearch, tokens.wholeCatalog))} fewer` : '')
+  );
+}
+
+/** The trace as text, one block per request (no trailing newline). */
+export function renderTrace(trace: RequestTrace, options: RenderTraceOptions = {}): string {
+  const s = style(options.color);
+  const width = options.width ?? 100;
+  const pad = '          ';
+  const lines: string[] = [];
+  lines.push(s.bold(`"${trace.request}"`));
+  lines.push(s.dim(`  ${trace.framework} · model: ${trace.model} · thread ${trace.threadId}`));
+  for (const step of trace.steps) {
+    const sent = step.sent.length > 0 ? step.sent.join(', ') : '(no tools)';
+    lines.push(
+      `  ${s.bold(`step ${step.index}`)}  sent ${s.cyan(sent)} ${s.dim(`(${step.sent.length} tool${step.sent.length === 1 ? '' : 's'}, ${number(step.sentTokens)} tokens)`)}`,
+    );
+    for (const search of step.searches) {
+      lines.push(`${pad}search_tools ${cut(JSON.stringify(search.query), width)}`);
+      const found =
+        search.results.length > 0
+          ? search.results.map((result) => `${result.name} ${result.score.toFixed(2)}`).join(', ')
+          : 'nothing';
+      lines.push(`${pad}  ${s.dim('found')} ${cut(found, width)}`);
+    }
+    for (const load of step.loads) {
+      const parts = [
+        load.loaded.length > 0 ? `loaded ${s.green(load.loaded.join(', '))}` : '',
+        load.alreadyLoaded.length > 0 ? `already loaded ${load.alreadyLoaded.join(', ')}` : '',
+        load.notFound.length > 0 ? s.red(`not found ${load.notFound.join(', ')}`) : '',
+      ].filter(Boolean);
+      lines.push(`${pad}${load.auto ? 'search loaded' : 'load_tool'} → ${parts.join('; ') || 'nothing'}`);
+    }
+    for (const call of step.calls) {
+      const marker = metaToolNames.has(call.toolName) ? call.toolName : s.green(call.toolName);
+      lines.push(`${pad}call ${marker} ${cut(JSON.stringify(call.input) ?? '', width)}`);
+      lines.push(
+        `${pad}  ${call.error !== undefined ? s.red(`failed: ${cut(call.error, width)}`) : `${s.dim('→')} ${cut(call.result ?? '', width)}`}`,
+      );
+    }
+    for (const denied of step.denied) {
+      lines.push(`${pad}${s.red(`refused ${denied.toolName}`)} (${denied.reason})`);
+    }
+    if (step.answer !== undefined) {
+      const [first = '', ...rest] = step.answer.split('\n');
+      lines.push(`${pad}answer ${cut(first, width)}`);
+      for (const line of rest) lines.push(`${pad}       ${cut(line, width)}`);
+    }
+  }
+  lines.push(`  ${s.bold('tokens')}  ${renderTokenFigures(trace.tokens, options)}`);
+  return lines.join('\n');
+}
