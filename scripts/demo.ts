@@ -1,0 +1,283 @@
+/**
+ * pnpm demo [-- [--framework ai-sdk|mastra|langchain] [--hybrid] [--real] ["your request" ...]]
+ *
+ * Runs requests through one of the example agents (examples/*-agent) and prints, step by step,
+ * what the model was sent, what it searched, loaded and called, and per request the tokens of the
+ * tool definitions sent with tool search against sending the whole catalog. Offline by default:
+ * the model is the example catalog's planner, a stand-in for an LLM (no API key, no network).
+ */
+import {
+  type DemoRequest,
+  demoRequests,
+  domains,
+  type ExampleAgent,
+  exampleTools,
+  type RequestTrace,
+  renderTrace,
+  wholeCatalogTokensPerCall,
+} from '../examples/catalog/src/index';
+
+/** The ranker factory every example agent accepts (`RankerFactory` of @tool-search/core). */
+type RankerFactory = Awaited<
+  ReturnType<typeof import('../examples/ai-sdk-agent/src/index')['createOfflineHybridRanker']>
+>;
+interface FrameworkModule {
+  readonly create: (options: { model: 'auto' | 'offline'; ranker?: RankerFactory }) => Promise<ExampleAgent>;
+  readonly createHybridRanker: () => Promise<RankerFactory>;
+}
+
+/** Each example is imported only when chosen (each framework takes a few seconds to load). */
+const frameworks: Record<string, { readonly title: string; load(): Promise<FrameworkModule> }> = {
+  'ai-sdk': {
+    title: 'AI SDK',
+    load: async () => {
+      const example = await import('../examples/ai-sdk-agent/src/index');
+      return { create: example.createAiSdkAgent, createHybridRanker: example.createOfflineHybridRanker };
+    },
+  },
+  mastra: {
+    title: 'Mastra',
+    load: async () => {
+      const example = await import('../examples/mastra-agent/src/index');
+      return { create: example.createMastraAgent, createHybridRanker: example.createOfflineHybridRanker };
+    },
+  },
+  langchain: {
+    title: 'LangChain',
+    load: async () => {
+      const example = await import('../examples/langchain-agent/src/index');
+      return { create: example.createLangChainAgent, createHybridRanker: example.createOfflineHybridRanker };
+    },
+  },
+};
+
+const aliases: Record<string, string> = { aisdk: 'ai-sdk', ai: 'ai-sdk', vercel: 'ai-sdk' };
+
+/** A request that shares no word with the tool it needs: what the hybrid ranker is for. */
+const noSharedWords = 'will I need an umbrella tomorrow in Oslo?';
+
+const usage = `Usage: pnpm demo [-- [options] ["your request" ...]]
+
+Runs requests through an example agent with tool search over a catalog of ${exampleTools.length} tools and
+prints each step: the tools the model was sent, what it searched, loaded and called, and the tokens
+of tool definitions with tool search against sending the whole catalog.
+
+Options:
+  --framework <name>  ai-sdk (default), mastra or langchain
+  --hybrid            rank with the hybrid ranker and the offline word-vector embedder
+  --real              use a real model when OPENAI_API_KEY or ANTHROPIC_API_KEY is set
+                      (default: the offline planner, a stand-in for an LLM)
+  --help              this text
+
+Examples:
+  pnpm demo
+  pnpm demo -- --framework langchain "book a table for two in Rome"
+  pnpm demo -- --hybrid "${noSharedWords}"`;
+
+interface DemoOptions {
+  framework: string;
+  hybrid: boolean;
+  real: boolean;
+  requests: string[];
+}
+
+function parseArguments(argv: readonly string[]): DemoOptions | string {
+  const options: DemoOptions = { framework: 'ai-sdk', hybrid: false, real: false, requests: [] };
+  const args = argv.filter((arg) => arg !== '--');
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index]!;
+    if (arg === '--help' || arg === '-h') return usage;
+    if (arg === '--hybrid') options.hybrid = true;
+    else if (arg === '--real') options.real = true;
+    else if (arg === '--framework' || arg === '-f') {
+      const value = args[++index];
+      if (value === undefined) return `--framework needs a value: ${Object.keys(frameworks).join(', ')}.`;
+      options.framework = value;
+    } else if (arg.startsWith('--framework=')) options.framework = arg.slice('--framework='.length);
+    else if (arg.startsWith('-')) return `Unknown option ${arg}.\n\n${usage}`;
+    else if (arg.trim().length > 0) options.requests.push(arg);
+  }
+  const name = options.framework.toLowerCase();
+  options.framework = Object.hasOwn(aliases, name) ? aliases[name]! : name;
+  if (!Object.hasOwn(frameworks, options.framework)) {
+    return `Unknown framework "${options.framework}": choose ${Object.keys(frameworks).join(', ')}.`;
+  }
+  return options;
+}
+
+// hasColors() honours NO_COLOR, FORCE_COLOR and what the terminal supports.
+const color = process.stdout.isTTY === true && process.stdout.hasColors();
+const bold = (text: string) => (color ? `\u001b[1m${text}\u001b[0m` : text);
+const dim = (text: string) => (color ? `\u001b[2m${text}\u001b[0m` : text);
+const number = (value: number) => value.toLocaleString('en-US');
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/** One line on stderr that says what is running: redrawn with a spinner on a terminal, printed once otherwise. */
+function createProgress(stream: NodeJS.WriteStream = process.stderr) {
+  const frames = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+  let text = '';
+  let frame = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const draw = () => {
+    const width = (stream.columns || 100) - 3;
+    const line = text.length > width ? `${text.slice(0, width - 1)}…` : text;
+    stream.write(`\r\u001b[2K${frames[frame++ % frames.length]} ${line}`);
+  };
+  return {
+    update(next: string) {
+      text = next;
+      if (!stream.isTTY) {
+        stream.write(`… ${next}\n`);
+        return;
+      }
+      draw();
+      if (!timer) {
+        timer = setInterval(draw, 80);
+        timer.unref();
+      }
+    },
+    clear() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      if (stream.isTTY) stream.write('\r\u001b[2K');
+    },
+  };
+}
+
+function ratio(withSearch: number, wholeCatalog: number): string {
+  if (withSearch <= 0) return '';
+  const times = wholeCatalog / withSearch;
+  return `${times >= 10 ? Math.round(times) : times.toFixed(1)}×`;
+}
+
+/** The per-request token figures side by side, and their total. */
+function renderSummary(traces: readonly RequestTrace[]): string {
+  const rows = traces.map((trace) => [
+    trace.request.length > 48 ? `${trace.request.slice(0, 47)}…` : trace.request,
+    String(trace.tokens.modelCalls),
+    trace.toolsCalled.join(', ') || '(none)',
+    number(trace.tokens.withToolSearch),
+    number(trace.tokens.wholeCatalog),
+    ratio(trace.tokens.withToolSearch, trace.tokens.wholeCatalog),
+  ]);
+  const withSearch = traces.reduce((total, trace) => total + trace.tokens.withToolSearch, 0);
+  const whole = traces.reduce((total, trace) => total + trace.tokens.wholeCatalog, 0);
+  const header = ['request', 'model calls', 'tools called', 'with tool search', 'whole catalog', ''];
+  const footer = ['total', '', '', number(withSearch), number(whole), ratio(withSearch, whole)];
+  const table = [header, ...rows, footer];
+  const widths = header.map((_, column) => Math.max(...table.map((row) => row[column]!.length)));
+  const numeric = new Set([1, 3, 4, 5]);
+  const line = (row: readonly string[]) =>
+    `  ${row
+      .map((cell, column) =>
+        numeric.has(column) ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!),
+      )
+      .join('  ')
+      .trimEnd()}`;
+  return [
+    bold(line(header)),
+    ...rows.map(line),
+    bold(line(footer)),
+    dim(
+      '  tokens of tool definitions (o200k, OpenAI function format) plus tool search’s system-prompt paragraph;\n' +
+        '  whole catalog = every definition on each model call a run without tool search needs (its call and answer steps)',
+    ),
+  ].join('\n');
+}
+
+async function main(): Promise<number> {
+  const parsed = parseArguments(process.argv.slice(2));
+  if (typeof parsed === 'string') {
+    const isHelp = parsed === usage;
+    (isHelp ? console.log : console.error)(parsed);
+    return isHelp ? 0 : 2;
+  }
+  const started = performance.now();
+  const framework = frameworks[parsed.framework]!;
+  const requests: string[] =
+    parsed.requests.length > 0
+      ? parsed.requests
+      : [
+          ...(parsed.hybrid ? [noSharedWords] : []),
+          ...demoRequests.map((request: DemoRequest) => request.text),
+        ];
+
+  const progress = createProgress();
+  progress.update(`loading the ${framework.title} example agent…`);
+  let agent: ExampleAgent;
+  try {
+    const example = await framework.load();
+    progress.update(
+      parsed.hybrid
+        ? 'loading the word vectors for the hybrid ranker…'
+        : `starting the ${framework.title} agent…`,
+    );
+    const ranker = parsed.hybrid ? await example.createHybridRanker() : undefined;
+    agent = await example.create({ model: parsed.real ? 'auto' : 'offline', ranker });
+  } catch (error) {
+    progress.clear();
+    console.error(`pnpm demo: could not start the ${framework.title} example: ${(error as Error).message}`);
+    return 1;
+  }
+  progress.clear();
+  const startup = performance.now() - started;
+
+  const perCall = wholeCatalogTokensPerCall();
+  console.log(
+    bold(
+      `tool-search demo · ${framework.title} agent${parsed.hybrid ? ' · hybrid ranker (word vectors)' : ''}`,
+    ),
+  );
+  console.log(
+    `The catalog: ${exampleTools.length} tools in ${domains.length} domains; all their definitions are ` +
+      `${number(perCall)} tokens on every model call.\nWith tool search the model is sent two meta-tools ` +
+      '(search_tools, load_tool) and the tools it loaded.',
+  );
+  if (agent.offline) {
+    console.log(
+      dim(
+        `Model: ${agent.model}. It does what a model does with\n` +
+          'tool search: searches with the request, loads the best result, calls it with arguments built from its\n' +
+          'schema, and answers with the result. `--real` uses OpenAI or Anthropic when a key is set.',
+      ),
+    );
+  } else console.log(dim(`Model: ${agent.model}.`));
+  console.log('');
+
+  const traces: RequestTrace[] = [];
+  let failed = 0;
+  try {
+    for (const [index, request] of requests.entries()) {
+      progress.update(`[${index + 1}/${requests.length}] ${framework.title}: "${request}"`);
+      try {
+        const trace = await agent.ask(request);
+        progress.clear();
+        traces.push(trace);
+        console.log(`${renderTrace(trace, { color })}\n`);
+      } catch (error) {
+        progress.clear();
+        failed++;
+        console.error(`"${request}" failed: ${(error as Error).message}\n`);
+      }
+    }
+  } finally {
+    progress.clear();
+    await agent.dispose();
+  }
+
+  if (traces.length > 1) console.log(`${renderSummary(traces)}\n`);
+  const elapsed = performance.now() - started;
+  const hint =
+    parsed.requests.length === 0
+      ? '\nYour own request, through another framework: pnpm demo -- --framework langchain "book a table for two in Rome"'
+      : '';
+  console.log(
+    dim(
+      `${traces.length} request${traces.length === 1 ? '' : 's'} in ${seconds(elapsed)} ` +
+        `(${seconds(startup)} of it loading the framework).${hint}`,
+    ),
+  );
+  return failed > 0 ? 1 : 0;
+}
+
+process.exitCode = await main();
