@@ -28,13 +28,15 @@ export async function resolveModel(
     return { model: option, label, offline: false };
   }
   if (option === 'auto' && env.OPENAI_API_KEY) {
-    const { openai } = await import('@ai-sdk/openai');
+    const { createOpenAI } = await import('@ai-sdk/openai');
     const modelId = env.TOOL_SEARCH_MODEL || 'gpt-5-mini';
+    const openai = createOpenAI({ apiKey: env.OPENAI_API_KEY });
     return { model: openai(modelId), label: `OpenAI ${modelId}`, offline: false };
   }
   if (option === 'auto' && env.ANTHROPIC_API_KEY) {
-    const { anthropic } = await import('@ai-sdk/anthropic');
+    const { createAnthropic } = await import('@ai-sdk/anthropic');
     const modelId = env.TOOL_SEARCH_MODEL || 'claude-haiku-4-5';
+    const anthropic = createAnthropic({ apiKey: env.ANTHROPIC_API_KEY });
     return { model: anthropic(modelId), label: `Anthropic ${modelId}`, offline: false };
   }
   return { model: createOfflineModel(), label: offlineModelLabel, offline: true };

@@ -24,12 +24,20 @@ export async function resolveModel(
   if (option === 'auto' && env.OPENAI_API_KEY) {
     const { ChatOpenAI } = await import('@langchain/openai');
     const model = env.TOOL_SEARCH_MODEL || 'gpt-5-mini';
-    return { model: new ChatOpenAI({ model }), label: `OpenAI ${model}`, offline: false };
+    return {
+      model: new ChatOpenAI({ model, apiKey: env.OPENAI_API_KEY }),
+      label: `OpenAI ${model}`,
+      offline: false,
+    };
   }
   if (option === 'auto' && env.ANTHROPIC_API_KEY) {
     const { ChatAnthropic } = await import('@langchain/anthropic');
     const model = env.TOOL_SEARCH_MODEL || 'claude-haiku-4-5';
-    return { model: new ChatAnthropic({ model }), label: `Anthropic ${model}`, offline: false };
+    return {
+      model: new ChatAnthropic({ model, apiKey: env.ANTHROPIC_API_KEY }),
+      label: `Anthropic ${model}`,
+      offline: false,
+    };
   }
   return { model: new OfflinePlannerChatModel(), label: offlineModelLabel, offline: true };
 }
