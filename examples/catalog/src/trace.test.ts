@@ -128,4 +128,18 @@ describe('the trace', () => {
     expect(text).not.toContain('\u001b[');
     expect(renderTrace(recordRun(), { color: true })).toContain('\u001b[');
   });
+
+  it("shows the first lines of a long answer (a real model's)", () => {
+    const recorder = createTraceRecorder({ request: 'x', framework: 'Test', model: 'm' });
+    recorder.onEvent({ type: 'step', threadId: 'any', visible: [] } as never);
+    const text = renderTrace(
+      recorder.finish({
+        answer: ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight'].join('\n'),
+      }),
+    );
+    expect(text).toContain('answer one');
+    expect(text).toContain('six');
+    expect(text).not.toContain('seven');
+    expect(text).toContain('… 2 more lines');
+  });
 });

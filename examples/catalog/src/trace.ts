@@ -345,9 +345,11 @@ export function renderTrace(trace: RequestTrace, options: RenderTraceOptions = {
       lines.push(`${pad}${s.red(`refused ${denied.toolName}`)} (${denied.reason})`);
     }
     if (step.answer !== undefined) {
-      const [first = '', ...rest] = step.answer.split('\n');
+      // A real model's answer can be long: its first lines.
+      const [first = '', ...rest] = step.answer.trim().split('\n');
       lines.push(`${pad}answer ${cut(first, width)}`);
-      for (const line of rest) lines.push(`${pad}       ${cut(line, width)}`);
+      for (const line of rest.slice(0, 5)) lines.push(`${pad}       ${cut(line, width)}`);
+      if (rest.length > 5) lines.push(`${pad}       ${s.dim(`… ${rest.length - 5} more lines`)}`);
     }
   }
   lines.push(`  ${s.bold('tokens')}  ${renderTokenFigures(trace.tokens, options)}`);
