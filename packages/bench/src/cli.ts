@@ -1,0 +1,69 @@
+/**
+ * pnpm bench                       every suite; writes docs/benchmarks.md and docs/benchmarks/*.svg
+ * pnpm bench -- --quick            a subsample in under a minute; writes .reports/benchmarks-quick.md
+ * pnpm bench -- --tools FILE --queries FILE
+ *                                  your own catalog: quality and the topK × minScore table
+ * Options: --max-queries N, --parallel N, --out FILE, --json FILE.
+ */
+import { parseArgs } from 'node:util';
+import { fullConfig, ownConfig, quickConfig } from './configs';
+import { createProgress } from './progress';
+import { REPO_ROOT } from './quality/eval-data';
+import { consoleSummary } from './report/console';
+import { runBench } from './run-bench';
+import { defaultOutput, writeReport } from './write-report';
+
+const { values } = parseArgs({
+  args: process.argv.slice(2).filter((argument) => argument !== '--'),
+  options: {
+    quick: { type: 'boolean', default: false },
+    tools: { type: 'string' },
+    queries: { type: 'string' },
+    'max-queries': { type: 'string' },
+    parallel: { type: 'string' },
+    out: { type: 'string' },
+    json: { type: 'string' },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+});
+
+if (values.help) {
+  console.log(
+    'pnpm bench [-- --quick | --tools FILE --queries FILE] [--max-queries N] [--parallel N] [--out FILE] [--json FILE]',
+  );
+  process.exit(0);
+}
+
+const positive = (text: string | undefined, name: string): number | undefined => {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1)
+    throw new Error(`--${name} takes a positive integer, not ${text}`);
+  return value;
+};
+const maxQueries = positive(values['max-queries'], 'max-queries');
+const parallel = positive(values.parallel, 'parallel');
+if ((values.tools === undefined) !== (values.queries === undefined)) {
+  throw new Error('--tools and --queries go together: a catalog and the queries to measure it with');
+}
+
+const config =
+  values.tools !== undefined && values.queries !== undefined
+    ? ownConfig({
+        tools: values.tools,
+        queries: values.queries,
+        ...(maxQueries ? { maxQueries } : {}),
+        ...(parallel ? { parallel } : {}),
+      })
+    : values.quick
+      ? quickConfig(parallel ? { parallel } : {})
+      : fullConfig({ ...(maxQueries ? { maxQueries } : {}), ...(parallel ? { parallel } : {}) });
+
+const progress = createProgress();
+const results = await runBench(config, progress);
+progress.end();
+const written = await writeReport(results, {
+  markdown: values.out ?? defaultOutput(REPO_ROOT, results.mode, config.sources[0]?.name),
+  ...(values.json ? { json: values.json } : {}),
+});
+console.log(consoleSummary(results, written));

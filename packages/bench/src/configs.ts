@@ -1,0 +1,79 @@
+import { evalSources, ownSource } from './datasets';
+import type { BenchConfig } from './run-bench';
+import { defaultParallel } from './run-bench';
+import { hasRedisServer } from './suites/steps';
+
+/** `pnpm bench`: every query of every set, 1k/10k/100k tools, 2,000 steps per adapter; under ten minutes here. */
+export function fullConfig(options: { maxQueries?: number; parallel?: number } = {}): BenchConfig {
+  const sources = evalSources();
+  return {
+    mode: 'full',
+    sources,
+    maxQueries: options.maxQueries,
+    parallel: options.parallel ?? defaultParallel(),
+    choose: { sets: sources.map((source) => source.name), maxQueries: 300 },
+    tokenSizes: [50, 200, 1_000, 5_000],
+    speed: {
+      sizes: [1_000, 10_000, 100_000],
+      runs: (size) => (size <= 1_000 ? 5 : size <= 10_000 ? 3 : 2),
+      queries: (size) => (size <= 1_000 ? 2_000 : size <= 10_000 ? 1_000 : 500),
+      warmup: 100,
+      buildBudgetMs: 20_000,
+      queryBudgetMs: 10_000,
+      jobTimeoutMs: 90_000,
+      seed: 1,
+      isolate: true,
+    },
+    steps: { size: 1_000, iterations: 2_000, warmup: 200, slowIterations: 40, redis: hasRedisServer() },
+  };
+}
+
+/** `pnpm bench -- --quick`: a deterministic subsample of everything, under a minute; never writes docs/. */
+export function quickConfig(options: { parallel?: number; redis?: boolean } = {}): BenchConfig {
+  return {
+    mode: 'quick',
+    sources: evalSources(),
+    maxQueries: 40,
+    parallel: options.parallel ?? defaultParallel(),
+    choose: { sets: ['bfcl'], maxQueries: 60 },
+    tokenSizes: [50, 200, 1_000],
+    speed: {
+      sizes: [1_000],
+      runs: () => 2,
+      queries: () => 300,
+      warmup: 30,
+      buildBudgetMs: 2_000,
+      queryBudgetMs: 2_000,
+      jobTimeoutMs: 30_000,
+      seed: 1,
+      isolate: false,
+    },
+    steps: {
+      size: 1_000,
+      iterations: 150,
+      warmup: 20,
+      slowIterations: 5,
+      redis: options.redis ?? hasRedisServer(),
+    },
+  };
+}
+
+/** `pnpm bench -- --tools FILE --queries FILE`: quality and the topK × minScore grid on a user's catalog. */
+export function ownConfig(options: {
+  tools: string;
+  queries: string;
+  maxQueries?: number;
+  parallel?: number;
+}): BenchConfig {
+  const source = ownSource(options.tools, options.queries);
+  return {
+    mode: 'own',
+    sources: [source],
+    maxQueries: options.maxQueries,
+    parallel: options.parallel ?? defaultParallel(),
+    choose: { sets: [source.name], maxQueries: options.maxQueries },
+    tokenSizes: [],
+    speed: null,
+    steps: null,
+  };
+}

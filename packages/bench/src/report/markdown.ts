@@ -1,0 +1,313 @@
+import { formatQualityTable } from '../quality/format';
+import type { BenchResults } from '../run-bench';
+import type { Chart } from './charts';
+import { headlines, peerWins } from './findings';
+import { bytes, duration, integer, metric, ms, percent, ratio, table } from './format';
+
+const MODE_TITLE = {
+  full: 'full run',
+  quick: 'quick run (subsampled: not the published figures)',
+  own: 'own catalog',
+};
+
+function header(results: BenchResults): string[] {
+  const { machine, load } = results;
+  const loaded = load.peak > machine.cores * 0.75;
+  return [
+    '# Benchmarks',
+    '',
+    `> Written by \`pnpm bench\` (${MODE_TITLE[results.mode]}) on ${results.startedAt.slice(0, 10)}, in ${duration(results.durationMs)}. Run it again rather than editing this file.`,
+    '',
+    `**Machine**: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGb} GB, Node ${machine.node}, ${machine.platform}. ` +
+      `**Load** (one-minute average): ${load.start.toFixed(1)} at the start, ${load.end.toFixed(1)} at the end, ${load.peak.toFixed(1)} at its peak.` +
+      (loaded
+        ? ' The machine was busy with other work during this run, so absolute times are higher and noisier than on an idle machine; every system was measured in the same run, so compare the ratios.'
+        : ''),
+    '',
+  ];
+}
+
+function systemsSection(results: BenchResults): string[] {
+  return [
+    '## Systems',
+    '',
+    'Each is driven the way its users drive it; every figure below comes from this one run.',
+    '',
+    table(
+      ['system', 'package', 'version', 'driven as'],
+      results.systems.map((system) => [
+        system.label,
+        system.packageName,
+        system.version,
+        `\`${system.drivenAs}\``,
+      ]),
+    ),
+    '',
+    results.hybridAvailable
+      ? ''
+      : '_The hybrid ranker (`createHybridRanker` with `@tool-search/word-vectors`) was not exported by this checkout, so it is not measured here._\n',
+  ];
+}
+
+function chartImage(chart: Chart | undefined, chartDir: string): string[] {
+  return chart ? [`![${chart.title}](${chartDir}/${chart.file})`, ''] : [];
+}
+
+function qualitySection(results: BenchResults, charts: Map<string, Chart>, chartDir: string): string[] {
+  const { quality } = results;
+  if (quality.reports.length === 0) return [];
+  const subsampled = quality.sets.some((set) => set.queriesRun < set.queries);
+  return [
+    '## Quality',
+    '',
+    'Top 10 per query from each system, scored against the relevant tools of each query (binary relevance). ' +
+      'R@k: share of the relevant tools in the top k. MRR@10, NDCG@10. Comp@5: share of queries with every relevant tool in the top 5, i.e. the agent has all it needs after one search.',
+    '',
+    table(
+      ['set', 'tools', 'queries in the set', 'queries run'],
+      quality.sets.map((set) => [
+        set.name,
+        integer(set.tools),
+        integer(set.queries),
+        integer(set.queriesRun),
+      ]),
+      'lrrr',
+    ),
+    '',
+    subsampled
+      ? '_Queries were subsampled deterministically (each split keeps its share), the same queries for every system._\n'
+      : '',
+    ...chartImage(charts.get('quality-ndcg.svg'), chartDir),
+    ...chartImage(charts.get('quality-comp5.svg'), chartDir),
+    formatQualityTable(quality.reports),
+    '',
+    '<details><summary>Per split (the id prefix of each query)</summary>',
+    '',
+    formatQualityTable(quality.reports, { splits: true }),
+    '',
+    '</details>',
+    '',
+  ];
+}
+
+function chooseSection(results: BenchResults): string[] {
+  if (results.choose.length === 0) return [];
+  const lines = [
+    '## Choosing `topK` and `minScore`',
+    '',
+    'Our engine at each setting, through `search_tools` exactly as the model calls it. In each cell: the share of the relevant tools returned (recall), then the mean tokens of the `search_tools` result the model reads, then the mean tokens of the returned tools\u2019 definitions (what loading them all adds to every later step; with `autoLoad` that is what happens). ' +
+      'Scores are 0..1; a higher `minScore` returns fewer tools, and more searches come back empty (last column, at topK 5).',
+    '',
+    `Measure your own catalog the same way: \`pnpm bench -- --tools tools.jsonl --queries queries.jsonl\` (the format of \`../shared/eval\`: one \`{"name","description","parameters"}\` per line, and one \`{"id","query","relevant":[names]}\` per line).`,
+    '',
+  ];
+  for (const entry of results.choose) {
+    const topKs = [...new Set(entry.rows.map((row) => row.topK))];
+    const minScores = [...new Set(entry.rows.map((row) => row.minScore))];
+    lines.push(`**${entry.set}** (${integer(entry.queries)} queries)`, '');
+    lines.push(
+      table(
+        ['minScore', ...topKs.map((topK) => `topK ${topK}: recall · result · defs`), 'empty at topK 5'],
+        minScores.map((minScore) => {
+          const cells = topKs.map((topK) => {
+            const row = entry.rows.find(
+              (candidate) => candidate.topK === topK && candidate.minScore === minScore,
+            );
+            return row
+              ? `${metric(row.recall)} · ${integer(row.resultTokens)} · ${integer(row.definitionTokens)}`
+              : 'n/a';
+          });
+          const five = entry.rows.find((row) => row.topK === 5 && row.minScore === minScore);
+          return [String(minScore), ...cells, five ? percent(five.empty) : 'n/a'];
+        }),
+        `l${'r'.repeat(topKs.length + 1)}`,
+      ),
+      '',
+    );
+  }
+  return lines;
+}
+
+function speedSection(results: BenchResults, charts: Map<string, Chart>, chartDir: string): string[] {
+  if (results.speed.length === 0 || results.config.speed === null) return [];
+  const plan = results.config.speed;
+  const label = (id: string) => results.systems.find((system) => system.id === id)?.label ?? id;
+  const rows = results.speed.map((row) => {
+    const mine = results.speed.find((entry) => entry.systemId === 'ours' && entry.tools === row.tools);
+    const versus = (value: number, base: number | undefined) =>
+      row.systemId === 'ours' || base === undefined ? '' : ` (${ratio(value / base)})`;
+    return [
+      label(row.systemId),
+      integer(row.tools),
+      row.stopped ? `${row.stopped}` : `${ms(row.buildMs)}${versus(row.buildMs, mine?.buildMs)}`,
+      `${ms(row.medianQueryMs)}${versus(row.medianQueryMs, mine?.medianQueryMs)}`,
+      row.queriesTimed >= 100 ? ms(row.p99QueryMs) : `${ms(row.p99QueryMs)} (max of ${row.queriesTimed})`,
+      integer(row.queriesTimed),
+      bytes(row.heapBytesPerTool),
+    ];
+  });
+  return [
+    '## Speed and memory',
+    '',
+    `Synthetic catalogs from a seeded generator (\`src/synthetic/catalog.ts\`: realistic names in mixed styles, one to three sentences, one to six parameters), of ${plan.sizes.map(integer).join(', ')} tools, with generated requests. ` +
+      (plan.isolate
+        ? 'Each system and size is measured alone, in a fresh worker thread. '
+        : 'Each system and size is measured alone, in this thread (the quick run; heap figures are rougher). ') +
+      '**Build**: from the user\u2019s tool objects to the first search that can run (the median of several builds; fewer at 100k). ' +
+      `**Search**: one \`search_tools\` call as the model makes it, topK 5 (every system\u2019s default), timed one by one after a warm-up; at most ${duration(plan.queryBudgetMs)} of searches per measurement, so a slow system is timed on fewer. ` +
+      `**Heap per tool**: heap held by the built system after a full GC, beyond the tool objects themselves. ${plan.isolate ? `A measurement still running after ${duration(plan.jobTimeoutMs)} is stopped. ` : ''}Ratios in brackets are against ours (above 1× is slower than ours).`,
+    '',
+    ...chartImage(charts.get('speed-query.svg'), chartDir),
+    ...chartImage(charts.get('speed-build.svg'), chartDir),
+    table(
+      ['system', 'tools', 'build', 'search, median', 'search, p99', 'searches timed', 'heap per tool'],
+      rows,
+      'lrrrrrr',
+    ),
+    '',
+    ...chartImage(charts.get('memory.svg'), chartDir),
+    'The AI SDK\u2019s `toolSearch()` keeps no index: each search tokenises every deferred tool\u2019s name and description, inside a `generateText` step (its only entry point), so its search time includes that step. Mastra\u2019s processor builds a BM25 index whose build recomputes the average document length after every added tool, and it looks each result up by scanning the catalog; both grow with the catalog.',
+    '',
+  ];
+}
+
+function stepSection(results: BenchResults, charts: Map<string, Chart>, chartDir: string): string[] {
+  if (results.steps.length === 0 || results.config.steps === null) return [];
+  const plan = results.config.steps;
+  const rows = results.steps.map((row) => {
+    const mine = results.steps.find(
+      (entry) => entry.adapter === row.adapter && entry.mode === row.mode && entry.system === 'tool-search',
+    );
+    return [
+      row.adapter,
+      row.mode === 'catalog' ? 'catalog tools' : 'request-resolved tools',
+      row.system + (row.system === 'mastra' ? ' (its own)' : ''),
+      `${ms(row.medianMs)}${row.system === 'mastra' && mine ? ` (${ratio(row.medianMs / mine.medianMs)})` : ''}`,
+      ms(row.p99Ms),
+      row.firstStepMedianMs === null ? '—' : ms(row.firstStepMedianMs),
+      integer(row.iterations),
+      row.roundTripsPerStep === undefined ? '' : String(row.roundTripsPerStep),
+    ];
+  });
+  return [
+    '## Time one agent step adds',
+    '',
+    `Each adapter\u2019s step hook timed on the arguments its framework really passes (captured from a real run driven by the framework\u2019s own test model), with ${integer(plan.size)} catalog tools, or ${integer(plan.size)} request-resolved tools (\`includeResolvedTools\`), and ${results.steps[0]?.loaded ?? 5} tools loaded. ` +
+      'Mastra: `processInputStep` of ours and of Mastra\u2019s own `ToolSearchProcessor`, side by side. AI SDK: `prepareStep`. LangChain: the middleware\u2019s `wrapModelCall` around a model that answers at once. Redis: our engine\u2019s step with the load state in Redis (a local redis-server) instead of memory. ' +
+      `${integer(plan.iterations)} steps per row after a warm-up (${integer(plan.slowIterations)} for Mastra\u2019s own processor with request tools, which rebuilds its index every step).`,
+    '',
+    ...chartImage(charts.get('steps.svg'), chartDir),
+    table(
+      [
+        'adapter',
+        'tools',
+        'processor',
+        'step, median',
+        'step, p99',
+        'first step of a request, median',
+        'steps timed',
+        'Redis round trips per step',
+      ],
+      rows,
+      'lllrrrrr',
+    ),
+    '',
+    plan.redis ? '' : '_No `redis-server` on this machine: the Redis row was skipped._\n',
+  ];
+}
+
+function tokenSection(results: BenchResults, charts: Map<string, Chart>, chartDir: string): string[] {
+  if (results.tokens.length === 0) return [];
+  const loaded = results.tokens[0]!.loadedCount;
+  return [
+    '## Tokens per step',
+    '',
+    `Catalogs of each size drawn (seeded) from the real tools of the eval sets. **All tools**: every definition sent on every step, as without tool search. **With tool search**: what each system\u2019s framework actually sent the model, captured from a real model call (\`generateText\` with the AI SDK\u2019s mock model; a Mastra \`Agent\` for Mastra): the first step, and for ours the step after the model loaded ${loaded} tools. ` +
+      'Each definition is serialised as the request carries it (OpenAI function format: name, description, JSON Schema) and counted with `gpt-tokenizer` (o200k_base). The instruction paragraph each adds to the system prompt is counted apart.',
+    '',
+    ...chartImage(charts.get('tokens.svg'), chartDir),
+    table(
+      [
+        'catalog',
+        'all tools',
+        'ours, first step',
+        `ours, ${loaded} loaded`,
+        'saved per step',
+        'ours, instructions',
+        'Mastra, first step',
+        'Mastra, instructions',
+        'AI SDK toolSearch(), first step',
+      ],
+      results.tokens.map((row) => [
+        `${integer(row.tools)} tools`,
+        integer(row.allTools),
+        integer(row.oursFirstStep),
+        integer(row.oursAfterLoad),
+        percent(1 - (row.oursAfterLoad + row.oursInstructions) / row.allTools),
+        integer(row.oursInstructions),
+        integer(row.mastraFirstStep),
+        integer(row.mastraInstructions),
+        integer(row.aiSdkFirstStep),
+      ]),
+      'lrrrrrrrr',
+    ),
+    '',
+    '"Saved per step" counts our instruction paragraph against us. Search results come back as tool results, once per search, not once per step (see the `topK` table above for their size).',
+    '',
+  ];
+}
+
+function reproduceSection(results: BenchResults): string[] {
+  const quick = results.mode === 'quick';
+  return [
+    '## Reproduce',
+    '',
+    '```sh',
+    'pnpm install',
+    'pnpm bench                 # everything, writes docs/benchmarks.md and docs/benchmarks/*.svg (under ten minutes on 2 cores)',
+    'pnpm bench -- --quick      # a subsample in under a minute, writes .reports/benchmarks-quick.md',
+    'pnpm bench -- --tools my-tools.jsonl --queries my-queries.jsonl   # your own catalog: quality and the topK/minScore table',
+    '```',
+    '',
+    'The eval sets are read from `../shared/eval` (relative to the repository root), or from `$TOOL_SEARCH_EVAL_DIR`. ' +
+      'Options: `--max-queries N` (subsample each set), `--parallel N` (worker threads for quality), `--out FILE`, `--json FILE` (every figure, per query included). ' +
+      'The bench needs nothing but this checkout; the Redis row needs a `redis-server` on the PATH.',
+    '',
+    quick
+      ? ''
+      : `Suite times in this run: ${Object.entries(results.suiteMs)
+          .map(([name, time]) => `${name} ${duration(time)}`)
+          .join(', ')} (quality runs on worker threads while tokens and the topK table run alongside).`,
+    '',
+  ];
+}
+
+/** The whole report; charts are linked from `chartDir` (relative to the report). */
+export function renderMarkdown(results: BenchResults, charts: readonly Chart[], chartDir: string): string {
+  const byFile = new Map(charts.map((chart) => [chart.file, chart]));
+  const wins = peerWins(results);
+  const lines = [
+    ...header(results),
+    ...systemsSection(results),
+    '## Headlines',
+    '',
+    ...headlines(results).map((line) => `- ${line}`),
+    '',
+    ...qualitySection(results, byFile, chartDir),
+    ...chooseSection(results),
+    ...speedSection(results, byFile, chartDir),
+    ...stepSection(results, byFile, chartDir),
+    ...tokenSection(results, byFile, chartDir),
+    '## Where a peer wins',
+    '',
+    'Every figure of this run on which a peer beats ours (the plain BM25 baseline included; per-split quality for splits of 30 queries or more), listed by the bench itself:',
+    '',
+    ...(wins.length > 0 ? wins.map((line) => `- ${line}`) : ['- None in this run.']),
+    '',
+    ...reproduceSection(results),
+  ];
+  return `${lines
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd()}\n`;
+}

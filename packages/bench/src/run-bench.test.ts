@@ -1,0 +1,165 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ownSource } from './datasets';
+import { buildCharts } from './report/charts';
+import { renderMarkdown } from './report/markdown';
+import { type BenchConfig, type BenchResults, runBench } from './run-bench';
+import { writeReport } from './write-report';
+
+const fixture = path.join(path.dirname(fileURLToPath(import.meta.url)), '__fixtures__', 'catalog');
+const source = ownSource(path.join(fixture, 'tools.jsonl'), path.join(fixture, 'queries.jsonl'));
+
+/** The quick run's pieces on a 40-tool catalog, in this thread (vitest's transform does not reach workers). */
+const tiny: BenchConfig = {
+  mode: 'quick',
+  sources: [source],
+  maxQueries: undefined,
+  parallel: 1,
+  choose: { sets: [source.name], maxQueries: 8 },
+  tokenSizes: [10, 30],
+  speed: {
+    sizes: [300],
+    runs: () => 1,
+    queries: () => 20,
+    warmup: 3,
+    buildBudgetMs: 1_000,
+    queryBudgetMs: 1_000,
+    jobTimeoutMs: 10_000,
+    seed: 1,
+    isolate: false,
+  },
+  steps: { size: 40, iterations: 5, warmup: 1, slowIterations: 2, redis: false },
+};
+
+describe('pnpm bench, every suite on tiny data', () => {
+  let results: BenchResults;
+  let labels: string[];
+  beforeAll(async () => {
+    results = await runBench(tiny);
+    labels = results.systems.map((system) => system.label);
+  }, 60_000);
+
+  it('ranks the queries with every system and scores them per set and split', () => {
+    expect(labels).toEqual(
+      expect.arrayContaining([
+        'tool-search (keyword)',
+        'Mastra ToolSearchProcessor',
+        'AI SDK toolSearch()',
+        'plain BM25 (baseline)',
+      ]),
+    );
+    expect(results.quality.sets).toEqual([{ name: 'tools', tools: 40, queries: 16, queriesRun: 16 }]);
+    expect(results.quality.reports.map((report) => report.ranker)).toEqual(labels);
+    for (const report of results.quality.reports) {
+      expect(report.overall.queries).toBe(16);
+      expect(report.splits.map((split) => [split.label, split.queries])).toEqual([
+        ['multi', 2],
+        ['single', 14],
+      ]);
+      for (const value of Object.values(report.overall.metrics)) {
+        expect(value).toBeGreaterThanOrEqual(0);
+        expect(value).toBeLessThanOrEqual(1);
+      }
+      expect(report.perQuery.every((row) => row.ranked.length <= 10)).toBe(true);
+    }
+    // The generated requests name their tool's words: every system finds some of them.
+    const ours = results.quality.reports.find((report) => report.ranker === 'tool-search (keyword)')!;
+    expect(ours.overall.metrics.r10).toBeGreaterThan(0.5);
+  });
+
+  it('fills the topK × minScore grid: more results, more recall and more tokens as topK grows', () => {
+    const rows = results.choose[0]!.rows;
+    expect(rows).toHaveLength(20);
+    const atZero = rows.filter((row) => row.minScore === 0).sort((left, right) => left.topK - right.topK);
+    expect(atZero.map((row) => row.topK)).toEqual([1, 3, 5, 10]);
+    for (let index = 1; index < atZero.length; index++) {
+      expect(atZero[index]!.returned).toBeGreaterThanOrEqual(atZero[index - 1]!.returned);
+      expect(atZero[index]!.recall).toBeGreaterThanOrEqual(atZero[index - 1]!.recall);
+      expect(atZero[index]!.definitionTokens).toBeGreaterThan(atZero[index - 1]!.definitionTokens);
+    }
+    const strict = rows.find((row) => row.minScore === 0.3 && row.topK === 5)!;
+    expect(strict.returned).toBeLessThanOrEqual(atZero[2]!.returned);
+  });
+
+  it('counts the tokens each system sends per step, from real framework calls', () => {
+    expect(results.tokens.map((row) => row.tools)).toEqual([10, 30]);
+    const [small, large] = results.tokens;
+    expect(large!.allTools).toBeGreaterThan(small!.allTools);
+    expect(small!.oursFirstStep).toBe(large!.oursFirstStep);
+    expect(small!.oursAfterLoad).toBeGreaterThan(small!.oursFirstStep);
+    for (const value of [small!.mastraFirstStep, small!.aiSdkFirstStep, small!.oursInstructions]) {
+      expect(value).toBeGreaterThan(10);
+    }
+  });
+
+  it('times builds and searches of every system, and the adapters’ steps', () => {
+    expect(results.speed.map((row) => row.systemId)).toEqual(results.systems.map((system) => system.id));
+    for (const row of results.speed) {
+      expect(row.buildMs).toBeGreaterThan(0);
+      expect(row.queriesTimed).toBeGreaterThan(0);
+      expect(row.medianQueryMs).toBeGreaterThan(0);
+      expect(row.p99QueryMs).toBeGreaterThanOrEqual(row.medianQueryMs);
+    }
+    const adapters = new Set(results.steps.map((row) => `${row.adapter}/${row.system}/${row.mode}`));
+    for (const mode of ['catalog', 'request-tools']) {
+      for (const entry of [
+        'mastra/tool-search',
+        'mastra/mastra',
+        'ai-sdk/tool-search',
+        'langchain/tool-search',
+      ]) {
+        expect(adapters).toContain(`${entry}/${mode}`);
+      }
+    }
+  });
+
+  it('writes the report with every section and a chart per figure', async () => {
+    const charts = buildCharts(results);
+    expect(charts.map((chart) => chart.file)).toEqual([
+      'quality-ndcg.svg',
+      'quality-comp5.svg',
+      'speed-query.svg',
+      'speed-build.svg',
+      'memory.svg',
+      'steps.svg',
+      'tokens.svg',
+    ]);
+    for (const chart of charts) {
+      expect(chart.svg.startsWith('<svg ')).toBe(true);
+      expect(chart.svg.trimEnd().endsWith('</svg>')).toBe(true);
+      expect(chart.svg).not.toMatch(/NaN|undefined|Infinity/);
+    }
+    const markdown = renderMarkdown(results, charts, 'charts');
+    for (const heading of [
+      '## Systems',
+      '## Headlines',
+      '## Quality',
+      '## Choosing `topK` and `minScore`',
+      '## Speed and memory',
+      '## Time one agent step adds',
+      '## Tokens per step',
+      '## Where a peer wins',
+      '## Reproduce',
+    ]) {
+      expect(markdown).toContain(heading);
+    }
+    expect(markdown).toContain('![NDCG@10 per eval set](charts/quality-ndcg.svg)');
+    expect(markdown).toContain('| @mastra/core | 1.71.0 |');
+
+    const folder = await mkdtemp(path.join(os.tmpdir(), 'bench-report-'));
+    try {
+      const written = await writeReport(results, {
+        markdown: path.join(folder, 'report.md'),
+        json: path.join(folder, 'report.json'),
+      });
+      expect(written).toHaveLength(1 + charts.length + 1);
+      expect(await readFile(path.join(folder, 'report', 'tokens.svg'), 'utf8')).toBe(charts.at(-1)!.svg);
+      expect(JSON.parse(await readFile(path.join(folder, 'report.json'), 'utf8')).mode).toBe('quick');
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,4 @@
+import { serveJobs } from '../worker-pool';
+import { runQualityJob } from './quality-job';
+
+serveJobs(runQualityJob);

@@ -1,0 +1,4 @@
+import { serveJobs } from '../worker-pool';
+import { runSpeedJob } from './speed-job';
+
+serveJobs(runSpeedJob);

@@ -1,0 +1,77 @@
+import type { Progress } from '../progress';
+import type { SearchSystem } from '../systems';
+import { runInFreshWorker } from '../worker-pool';
+import { runSpeedJob, type SpeedJob, type SpeedRow } from './speed-job';
+
+export interface SpeedPlan {
+  readonly sizes: readonly number[];
+  /** Timed builds per size (fewer at large sizes). */
+  readonly runs: (size: number) => number;
+  readonly queries: (size: number) => number;
+  readonly warmup: number;
+  /** No further build of a system once its builds took this long. */
+  readonly buildBudgetMs: number;
+  /** Per measurement: how long queries may be timed, and how long the whole may take. */
+  readonly queryBudgetMs: number;
+  readonly jobTimeoutMs: number;
+  readonly seed: number;
+}
+
+/**
+ * Each system on each synthetic catalog size, one measurement at a time (no other work runs
+ * meanwhile), each in a fresh worker thread: a clean heap for the memory figure, and a
+ * measurement that can be stopped when a build runs past `jobTimeoutMs`. With `isolate: false`
+ * (tests) the jobs run in this thread.
+ */
+export async function runSpeedSuite(options: {
+  systems: readonly SearchSystem[];
+  plan: SpeedPlan;
+  isolate?: boolean;
+  progress?: Progress;
+}): Promise<SpeedRow[]> {
+  const { plan } = options;
+  const rows: SpeedRow[] = [];
+  const total = plan.sizes.length * options.systems.length;
+  options.progress?.phase('speed', total);
+  for (const size of plan.sizes) {
+    for (const system of options.systems) {
+      const job: SpeedJob = {
+        systemId: system.id,
+        size,
+        seed: plan.seed,
+        runs: plan.runs(size),
+        queries: plan.queries(size),
+        warmup: plan.warmup,
+        buildBudgetMs: plan.buildBudgetMs,
+        queryBudgetMs: plan.queryBudgetMs,
+      };
+      options.progress?.update(rows.length, `${system.label}, ${size.toLocaleString('en-US')} tools`);
+      if (options.isolate === false) {
+        rows.push(await runSpeedJob(job));
+        continue;
+      }
+      const outcome = await runInFreshWorker<SpeedJob, SpeedRow>({
+        workerUrl: new URL('./speed-worker.ts', import.meta.url),
+        job,
+        timeoutMs: plan.jobTimeoutMs,
+      });
+      rows.push(
+        outcome.stopped
+          ? {
+              systemId: system.id,
+              tools: size,
+              buildMs: Number.NaN,
+              builds: 0,
+              medianQueryMs: Number.NaN,
+              p99QueryMs: Number.NaN,
+              queriesTimed: 0,
+              heapBytesPerTool: Number.NaN,
+              stopped: `stopped after ${Math.round(plan.jobTimeoutMs / 1000)} s`,
+            }
+          : outcome.result,
+      );
+      options.progress?.update(rows.length);
+    }
+  }
+  return rows;
+}

@@ -1,0 +1,42 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { buildCharts } from './report/charts';
+import { renderMarkdown } from './report/markdown';
+import type { BenchMode, BenchResults } from './run-bench';
+
+/** Where a run writes by default: docs/ for the full run only, .reports/ otherwise. */
+export function defaultOutput(repoRoot: string, mode: BenchMode, setName?: string): string {
+  if (mode === 'full') return path.join(repoRoot, 'docs', 'benchmarks.md');
+  if (mode === 'quick') return path.join(repoRoot, '.reports', 'benchmarks-quick.md');
+  return path.join(repoRoot, '.reports', `benchmarks-${setName ?? 'catalog'}.md`);
+}
+
+/**
+ * Writes the markdown report and its charts (in a folder named after the report, beside it),
+ * and optionally every figure as JSON. Returns the paths written.
+ */
+export async function writeReport(
+  results: BenchResults,
+  options: { markdown: string; json?: string },
+): Promise<string[]> {
+  const markdown = path.resolve(options.markdown);
+  const chartFolder = markdown.replace(/\.md$/, '');
+  const charts = buildCharts(results);
+  await mkdir(path.dirname(markdown), { recursive: true });
+  if (charts.length > 0) await mkdir(chartFolder, { recursive: true });
+  const written: string[] = [];
+  for (const chart of charts) {
+    const file = path.join(chartFolder, chart.file);
+    await writeFile(file, chart.svg);
+    written.push(file);
+  }
+  await writeFile(markdown, renderMarkdown(results, charts, path.basename(chartFolder)));
+  written.unshift(markdown);
+  if (options.json) {
+    const json = path.resolve(options.json);
+    await mkdir(path.dirname(json), { recursive: true });
+    await writeFile(json, JSON.stringify(results, null, 2));
+    written.push(json);
+  }
+  return written;
+}
