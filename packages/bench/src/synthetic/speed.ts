@@ -77,11 +77,19 @@ export async function measureSpeed(options: {
     await built.search(query.query, { topK: 5 });
     times.push(now() - start);
   }
-  // The ranker's memory in its steady state (query buffers included): with it, then without it.
-  const withRanker = heapUsed();
   built = undefined as unknown as typeof built;
-  const withoutRanker = heapUsed();
-  const heapBytes = withRanker === null || withoutRanker === null ? null : withRanker - withoutRanker;
+  // The memory of a ranker in its steady state (query buffers included): three more copies are
+  // built and queried, and the growth is divided by three (robust to one copy being retained).
+  const before = heapUsed();
+  const copies: ReturnType<RankerFactory>[] = [];
+  for (let copy = 0; copy < 3; copy++) {
+    const instance = options.factory(tools);
+    for (const query of queries.slice(0, 20)) await instance.search(query.query, { topK: 5 });
+    copies.push(instance);
+  }
+  const after = heapUsed();
+  const heapBytes = before === null || after === null ? null : (after - before) / copies.length;
+  copies.length = 0;
   times.sort((left, right) => left - right);
   builds.sort((left, right) => left.wall - right.wall);
   const medianBuild = builds[Math.floor(builds.length / 2)]!;

@@ -53,17 +53,24 @@ class GrowableInt32 {
   }
 }
 
-/** Collects documents field by field, then builds the index in two passes over the stored term ids. */
-export function createInvertedIndexBuilder(fields: readonly FieldSpec[], k1: number): InvertedIndexBuilder {
+/**
+ * Collects documents field by field, then builds the index in two passes over the stored term
+ * ids. `expectedDocuments` sizes the buffers up front (they grow past it if need be).
+ */
+export function createInvertedIndexBuilder(
+  fields: readonly FieldSpec[],
+  k1: number,
+  expectedDocuments = 0,
+): InvertedIndexBuilder {
   const fieldCount = fields.length;
   const termIds = new Map<string, number>();
   const terms: string[] = [];
   const documentFrequency = new GrowableInt32();
   const lastDocument = new GrowableInt32();
   /** Each occurrence as term id × fieldCount + field. */
-  const occurrences = new GrowableInt32(1 << 16);
-  const documentStarts = new GrowableInt32();
-  const fieldLengths = new GrowableInt32();
+  const occurrences = new GrowableInt32(Math.max(1024, expectedDocuments * 48));
+  const documentStarts = new GrowableInt32(expectedDocuments + 2);
+  const fieldLengths = new GrowableInt32(Math.max(16, expectedDocuments * fieldCount));
   let document = -1;
 
   return {

@@ -1,9 +1,14 @@
 import { ToolSearchError } from '../errors';
 import type { Ranker, SearchOptions, SearchResult, ToolDescriptor } from '../types';
+import {
+  buildCatalogIndex,
+  FIELD_DESCRIPTION,
+  FIELD_NAME,
+  FIELD_PARAMETERS,
+  FIELD_TAGS,
+} from './catalog-index';
 import { createFuzzyMatcher, type FuzzyMatcher, maxEditsFor } from './fuzzy-matcher';
-import { createInvertedIndexBuilder, type FieldSpec, type InvertedIndex } from './inverted-index';
-import { createNameMatcher } from './name-matcher';
-import { forEachSchemaText } from './schema-texts';
+import type { FieldSpec } from './inverted-index';
 import { splitClauses } from './split-clauses';
 import { stem } from './stemmer';
 import { isStopword } from './stopwords';
@@ -41,8 +46,6 @@ export interface KeywordRanker extends Ranker {
 export const DEFAULT_FIELD_WEIGHTS: FieldWeights = { name: 3, tags: 2, description: 1, parameters: 0.5 };
 
 const DEFAULT_TOP_K = 5;
-/** Texts up to this length have their analysis cached while a catalog is indexed. */
-const MAX_CACHED_TEXT = 64;
 /** A query is read up to this many characters: no tool request is longer, and the cost stays bounded. */
 export const MAX_QUERY_LENGTH = 10_000;
 /** At most this many parts of a request are ranked separately; more are grouped. */
@@ -57,11 +60,6 @@ const MAX_FUZZY_VARIANTS = 3;
 const MAX_FUZZY_LENGTH = 24;
 /** Share of the diversified ranking that rewards covering parts not yet covered (xQuAD's λ). */
 const DIVERSITY = 0.5;
-
-const FIELD_NAME = 0;
-const FIELD_TAGS = 1;
-const FIELD_DESCRIPTION = 2;
-const FIELD_PARAMETERS = 3;
 
 interface Variant {
   readonly term: number;
@@ -99,6 +97,32 @@ function validateSearchOptions(options: SearchOptions | undefined): { topK: numb
   return { topK: Math.floor(topK), minScore };
 }
 
+function validateRankerOptions(options: KeywordRankerOptions): {
+  weights: FieldWeights;
+  k1: number;
+  b: number;
+} {
+  const weights = { ...DEFAULT_FIELD_WEIGHTS, ...options.fieldWeights };
+  const k1 = options.k1 ?? 1.2;
+  const b = options.b ?? 0.75;
+  const valid = (value: number) => typeof value === 'number' && Number.isFinite(value);
+  const weightList = Object.values(weights);
+  if (
+    !weightList.every((weight) => valid(weight) && weight >= 0) ||
+    !weightList.some((weight) => weight > 0)
+  ) {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      'fieldWeights must be numbers ≥ 0, at least one of them > 0',
+    );
+  }
+  if (!valid(k1) || k1 <= 0)
+    throw new ToolSearchError('INVALID_OPTIONS', `k1 must be a number > 0, got ${String(k1)}`);
+  if (!valid(b) || b < 0 || b > 1)
+    throw new ToolSearchError('INVALID_OPTIONS', `b must be in 0..1, got ${String(b)}`);
+  return { weights, k1, b };
+}
+
 /**
  * The default ranker: BM25F over a tool's name, tags, description and parameters, with word
  * forms (Porter stems), typo tolerance, stopword down-weighting, exact-name recognition and
@@ -110,87 +134,28 @@ export function createKeywordRanker(
   tools: readonly ToolDescriptor[],
   options: KeywordRankerOptions = {},
 ): KeywordRanker {
-  const weights = { ...DEFAULT_FIELD_WEIGHTS, ...options.fieldWeights };
-  const k1 = options.k1 ?? 1.2;
-  const b = options.b ?? 0.75;
+  const { weights, k1, b } = validateRankerOptions(options);
   const stemming = options.stemming ?? true;
   const fuzzy = options.fuzzy ?? true;
   const multiPart = options.multiPart ?? true;
 
-  // Fields in the order FIELD_*. Names are short identifiers: their length matters little.
-  const fields: FieldSpec[] = [
-    { weight: weights.name, b: Math.min(b, 0.3) },
-    { weight: weights.tags, b: Math.min(b, 0.3) },
-    { weight: weights.description, b },
-    { weight: weights.parameters, b },
-  ];
-  const builder = createInvertedIndexBuilder(fields, k1);
-  // Each distinct word is analysed once: its term id, negative (−id − 1) for a stopword,
-  // which only names index.
-  const termOfWord = new Map<string, number>();
-  const termOf = (word: string): number => {
-    let term = termOfWord.get(word);
-    if (term === undefined) {
-      const id = builder.term(stemming ? stem(word) : word);
-      term = isStopword(word) ? -id - 1 : id;
-      termOfWord.set(word, term);
-    }
-    return term;
-  };
-  // Short texts (parameter names, tags, stock parameter descriptions) recur across a catalog:
-  // their analysis is kept while building.
-  const termsOfShortText = new Map<string, number[]>();
-  const termsOf = (text: string): number[] => {
-    const cached = text.length <= MAX_CACHED_TEXT ? termsOfShortText.get(text) : undefined;
-    if (cached !== undefined) return cached;
-    const terms: number[] = [];
-    for (const word of tokenize(text)) {
-      const term = termOf(word);
-      if (term >= 0) terms.push(term);
-    }
-    if (text.length <= MAX_CACHED_TEXT) termsOfShortText.set(text, terms);
-    return terms;
-  };
-  const addText = (field: number, text: string): void => {
-    if (fields[field]!.weight <= 0) return;
-    for (const term of termsOf(text)) builder.add(field, term);
-  };
-  const addParameterText = (text: string): void => addText(FIELD_PARAMETERS, text);
-  const names: string[] = [];
-  const descriptions: string[] = [];
-  const nameWords: string[][] = [];
-  for (const tool of tools) {
-    // Read defensively: a field of the wrong type counts as absent.
-    const name = typeof tool?.name === 'string' ? tool.name : '';
-    const description = typeof tool?.description === 'string' ? tool.description : '';
-    const words = tokenize(name);
-    names.push(name);
-    descriptions.push(description);
-    nameWords.push(words);
-    builder.addDocument();
-    if (fields[FIELD_NAME]!.weight > 0) {
-      for (const word of words) {
-        const term = termOf(word);
-        builder.add(FIELD_NAME, term >= 0 ? term : -term - 1);
-      }
-    }
-    if (Array.isArray(tool?.tags)) {
-      for (const tag of tool.tags) if (typeof tag === 'string') addText(FIELD_TAGS, tag);
-    }
-    addText(FIELD_DESCRIPTION, description);
-    if (fields[FIELD_PARAMETERS]!.weight > 0) forEachSchemaText(tool?.parameters, addParameterText);
-  }
-  const index: InvertedIndex = builder.build();
-  const stemOfWord = (word: string): string => {
-    const term = termOfWord.get(word);
-    return term === undefined ? (stemming ? stem(word) : word) : index.terms[term >= 0 ? term : -term - 1]!;
-  };
-  const nameMatcher = createNameMatcher(names, { stemWord: stemOfWord, words: nameWords });
-  nameWords.length = 0;
-  termOfWord.clear();
-  termsOfShortText.clear();
+  // Names and tags are short identifiers: their length matters little.
+  const fields: FieldSpec[] = [];
+  fields[FIELD_NAME] = { weight: weights.name, b: Math.min(b, 0.3) };
+  fields[FIELD_TAGS] = { weight: weights.tags, b: Math.min(b, 0.3) };
+  fields[FIELD_DESCRIPTION] = { weight: weights.description, b };
+  fields[FIELD_PARAMETERS] = { weight: weights.parameters, b };
+  const stemOf = (word: string): string => (stemming ? stem(word) : word);
+  const { index, names, descriptions, nameMatcher } = buildCatalogIndex(tools, {
+    fields,
+    k1,
+    stemWord: stemOf,
+  });
   let fuzzyMatcher: FuzzyMatcher | undefined;
-  const referenceWeight = weights.name / (k1 + weights.name);
+  const frequency = (term: number): number => index.offsets[term + 1]! - index.offsets[term]!;
+  // A perfect match of a word: one occurrence in the weightiest field (the name) at average length.
+  const strongestField = Math.max(...fields.map((field) => field.weight));
+  const referenceWeight = strongestField / (k1 + strongestField);
 
   const viewPool: { scores: Float64Array; touched: number[] }[] = [];
   const groupScores = new Float64Array(index.size);
@@ -209,12 +174,16 @@ export function createKeywordRanker(
       const factor = stop && hasContent ? STOPWORD_WEIGHT : 1;
       const known = index.termIds.get(stemmed);
       let variants: Variant[];
-      if (known !== undefined) {
+      if (known !== undefined && frequency(known) > 0) {
         variants = [{ term: known, weight: index.idf[known]! * factor }];
       } else if (fuzzy && !stop && stemmed.length <= MAX_FUZZY_LENGTH) {
         fuzzyMatcher ??= createFuzzyMatcher(index.terms);
         variants = fuzzyMatcher
           .lookup(stemmed, maxEditsFor(stemmed.length))
+          // Closest first; among equals, the more common word is the likelier intent.
+          .sort(
+            (left, right) => left.distance - right.distance || frequency(right.index) - frequency(left.index),
+          )
           .slice(0, MAX_FUZZY_VARIANTS)
           .map((match) => ({
             term: match.index,

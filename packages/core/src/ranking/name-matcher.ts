@@ -41,9 +41,17 @@ export interface NameMatcher {
  */
 export function createNameMatcher(
   names: readonly string[],
-  options: { stemWord?: (word: string) => string; words?: readonly (readonly string[])[] } = {},
+  options: {
+    /** The stemmer (default Porter's). */
+    stemWord?: (word: string) => string;
+    /** The same stemmer for queries, when `stemWord` only works while building (a cache). */
+    queryStemWord?: (word: string) => string;
+    /** The names' words, when the caller has them already. */
+    words?: readonly (readonly string[])[];
+  } = {},
 ): NameMatcher {
-  const stemWord = options.stemWord ?? stem;
+  const buildStemWord = options.stemWord ?? stem;
+  const stemWord = options.queryStemWord ?? buildStemWord;
   let capacity = 16;
   while (capacity < names.length * 4) capacity *= 2;
   const mask = capacity - 1;
@@ -57,7 +65,7 @@ export function createNameMatcher(
     const words = options.words?.[document] ?? tokenize(name);
     if (words.length === 0) return;
     const plain = hashWords(words, asWritten);
-    const stemmed = hashWords(words, stemWord);
+    const stemmed = hashWords(words, buildStemWord);
     insert(plain, document);
     if (stemmed !== plain) insert(stemmed, document);
   });

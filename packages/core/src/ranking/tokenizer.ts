@@ -93,19 +93,38 @@ function classAt(text: string, index: number): number {
   return code < 128 ? ASCII_CLASS[code]! : SEPARATOR;
 }
 
+/** Receives the words of {@link scanAsciiWords}. */
+export interface WordSink {
+  /**
+   * One word: `text.slice(start, end)` lowercased. `hash` is the 32-bit FNV-1a hash of the
+   * lowercased word's character codes (see {@link hashWord}).
+   */
+  word(text: string, start: number, end: number, hash: number): void;
+}
+
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
+/** The hash {@link scanAsciiWords} gives a (lowercase) word. */
+export function hashWord(word: string): number {
+  let hash = FNV_OFFSET;
+  for (let index = 0; index < word.length; index++)
+    hash = Math.imul(hash ^ word.charCodeAt(index), FNV_PRIME);
+  return hash;
+}
+
 /**
  * The fast path for ASCII text (most of any catalog): one scan that splits words and
- * identifiers and lowercases, with the same result as the general path. Returns undefined at
- * the first non-ASCII character, for the general path to take over.
+ * identifiers, with the same words as the general path, handed to `sink` as spans of the text
+ * (no string is made per word). Returns false, without calling the sink, if the text is not
+ * ASCII.
  */
-function tokenizeAscii(text: string): string[] | undefined {
-  const out: string[] = [];
+export function scanAsciiWords(text: string, sink: WordSink): boolean {
   const length = text.length;
-  const lower = text.toLowerCase();
+  for (let index = 0; index < length; index++) if (text.charCodeAt(index) > 127) return false;
   let index = 0;
   while (index < length) {
     let code = text.charCodeAt(index);
-    if (code > 127) return undefined;
     let kind = ASCII_CLASS[code]!;
     if (kind === SEPARATOR) {
       // Skip separators, and the 's of a possessive ("Messi's").
@@ -119,9 +138,9 @@ function tokenizeAscii(text: string): string[] | undefined {
     }
     let start = index;
     let previous = kind;
+    let hash = Math.imul(FNV_OFFSET ^ (kind === UPPER ? code | 32 : code), FNV_PRIME);
     for (index++; index < length; index++) {
       code = text.charCodeAt(index);
-      if (code > 127) return undefined;
       kind = ASCII_CLASS[code]!;
       if (kind === SEPARATOR) break;
       // camelCase (lower→Upper), digits↔letters, and ACRONYMWord (the last capital starts a word).
@@ -130,14 +149,35 @@ function tokenizeAscii(text: string): string[] | undefined {
           (previous === DIGIT || kind === DIGIT || (previous === LOWER && kind === UPPER))) ||
         (previous === UPPER && kind === UPPER && classAt(text, index + 1) === LOWER);
       if (boundary) {
-        out.push(lower.slice(start, index));
+        sink.word(text, start, index, hash);
         start = index;
+        hash = FNV_OFFSET;
       }
+      hash = Math.imul(hash ^ (kind === UPPER ? code | 32 : code), FNV_PRIME);
       previous = kind;
     }
-    out.push(lower.slice(start, index));
+    sink.word(text, start, index, hash);
   }
-  return out;
+  return true;
+}
+
+/** Collects the words of an ASCII text as lowercase strings (one sink for every call: no closure per call). */
+const collector = {
+  out: [] as string[],
+  lower: '',
+  word(_text: string, start: number, end: number): void {
+    this.out.push(this.lower.slice(start, end));
+  },
+};
+
+function tokenizeAscii(text: string): string[] | undefined {
+  const out: string[] = [];
+  collector.out = out;
+  collector.lower = text.toLowerCase();
+  const ascii = scanAsciiWords(text, collector);
+  collector.out = [];
+  collector.lower = '';
+  return ascii ? out : undefined;
 }
 
 /**
