@@ -7,13 +7,14 @@ let report;
 try {
   report = JSON.parse(readFileSync(file, 'utf8'));
 } catch (error) {
-  console.log(`no vitest report at ${file}: ${error.message}`);
+  console.log(`no vitest report at ${file}: ${error instanceof Error ? error.message : String(error)}`);
   console.log('0 passed, 1 failed');
   process.exit(1);
 }
 const passed = report.numPassedTests ?? 0;
 // A test file that fails to load counts as a failure even though it holds no test.
 const failedSuites = (report.testResults ?? []).filter(
+  /** @param {{ status: string, assertionResults?: unknown[] }} r */
   (r) => r.status === 'failed' && (r.assertionResults ?? []).length === 0,
 ).length;
 const failed = (report.numFailedTests ?? 0) + failedSuites;
