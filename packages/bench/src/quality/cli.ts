@@ -3,10 +3,12 @@
  *
  *   tsx --conditions=@tool-search/source packages/bench/src/quality/cli.ts [--set bfcl]... [--ranker keyword|bm25]...
  *       [--splits] [--json out.json]
+ *   (sets: toolbench, bfcl, seal-tools, metatool from ../shared/eval; synthetic-<size> for a generated catalog)
  *   node --expose-gc --import tsx --conditions=@tool-search/source packages/bench/src/quality/cli.ts --speed [--sizes 1000,10000,100000]
  */
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { syntheticEvalSet } from '../synthetic/catalog';
 import { formatSpeedTable, measureSpeed } from '../synthetic/speed';
 import { EVAL_SET_NAMES, loadEvalSet } from './eval-data';
 import { type EvalReport, evaluateRanker } from './evaluate';
@@ -50,7 +52,9 @@ if (values.speed) {
 } else {
   const reports: EvalReport[] = [];
   for (const setName of values.set ?? EVAL_SET_NAMES) {
-    const set = await loadEvalSet(setName);
+    // `synthetic-<size>`: a generated catalog no ranker was tuned on.
+    const synthetic = /^synthetic-(\d+)$/.exec(setName);
+    const set = synthetic ? syntheticEvalSet({ size: Number(synthetic[1]) }) : await loadEvalSet(setName);
     for (const name of rankerNames)
       reports.push(await evaluateRanker({ name, factory: RANKERS[name]! }, set));
   }

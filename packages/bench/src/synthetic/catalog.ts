@@ -521,3 +521,23 @@ export function generateQueries(
   }
   return queries;
 }
+
+/**
+ * A synthetic catalog and its requests as an eval set (ids `single-<n>` / `multi-<n>`), for a
+ * quality check on a catalog no ranker was tuned on.
+ */
+export function syntheticEvalSet(options: { size: number; queryCount?: number; seed?: number }): {
+  name: string;
+  tools: SyntheticTool[];
+  queries: { id: string; query: string; relevant: readonly string[] }[];
+} {
+  const seed = options.seed ?? 1;
+  const tools = generateCatalog({ size: options.size, seed });
+  const queries = generateQueries(tools, { count: options.queryCount ?? 1000, seed: seed + 1 }).map(
+    (query, index) => ({
+      id: `${query.relevant.length > 1 ? 'multi' : 'single'}-${index}`,
+      ...query,
+    }),
+  );
+  return { name: `synthetic-${options.size}`, tools, queries };
+}

@@ -57,6 +57,18 @@ function deletions(word: string): string[] {
   return out;
 }
 
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
+/** FNV-1a of `word` without the character at `skip` (−1: the whole word), without building that string. */
+function hashWithout(word: string, skip: number): number {
+  let hash = FNV_OFFSET;
+  for (let index = 0; index < word.length; index++) {
+    if (index !== skip) hash = Math.imul(hash ^ word.charCodeAt(index), FNV_PRIME);
+  }
+  return hash | 0;
+}
+
 export interface FuzzyMatch {
   /** Position of the matched word in the vocabulary given to the matcher. */
   readonly index: number;
@@ -72,60 +84,69 @@ const FUZZY_WORD = /^\p{L}{3,}$/u;
 
 /**
  * A matcher over `vocabulary` (words of three letters or more take part). The delete index
- * is built on the first lookup, so a catalog that never sees a typo never pays for it.
+ * holds 32-bit hashes, not strings: each word under the hash of itself and of each one-letter
+ * deletion, in an open-addressing multimap. A hash collision only adds a candidate, which the
+ * distance check then drops. It is built on the first lookup, so a catalog that never sees a
+ * typo never pays for it.
  */
 export function createFuzzyMatcher(vocabulary: readonly string[]): FuzzyMatcher {
-  let index: Map<string, number | number[]> | undefined;
+  let built: { mask: number; keys: Int32Array; words: Int32Array } | undefined;
 
-  function add(key: string, id: number): void {
-    const existing = index!.get(key);
-    if (existing === undefined) index!.set(key, id);
-    else if (typeof existing === 'number') {
-      if (existing !== id) index!.set(key, [existing, id]);
-    } else if (existing[existing.length - 1] !== id) existing.push(id);
-  }
-
-  function build(): Map<string, number | number[]> {
-    index = new Map();
+  const build = (): NonNullable<typeof built> => {
+    let count = 0;
+    for (const word of vocabulary) if (FUZZY_WORD.test(word)) count += word.length + 1;
+    let capacity = 16;
+    while (capacity < count * 2) capacity *= 2;
+    const mask = capacity - 1;
+    const keys = new Int32Array(capacity);
+    const words = new Int32Array(capacity).fill(-1);
+    const add = (hash: number, id: number): void => {
+      let slot = hash & mask;
+      while (words[slot] !== -1) {
+        if (keys[slot] === hash && words[slot] === id) return;
+        slot = (slot + 1) & mask;
+      }
+      keys[slot] = hash;
+      words[slot] = id;
+    };
     vocabulary.forEach((word, id) => {
       if (!FUZZY_WORD.test(word)) return;
-      add(word, id);
-      for (const deleted of deletions(word)) add(deleted, id);
+      for (let skip = -1; skip < word.length; skip++) add(hashWithout(word, skip), id);
     });
-    return index;
-  }
+    return { mask, keys, words };
+  };
 
   return {
     lookup(word: string, maximum: number): FuzzyMatch[] {
       if (maximum <= 0 || !FUZZY_WORD.test(word)) return [];
-      const deletes = index ?? build();
-      const keys = new Set<string>([word]);
+      built ??= build();
+      const { mask, keys, words } = built;
+      // The query word and its deletions (up to two letters), each looked up by hash.
+      const variants = new Set<string>([word]);
       let frontier = [word];
       for (let depth = 0; depth < Math.min(maximum, 2); depth++) {
         const next: string[] = [];
-        for (const key of frontier) {
-          for (const deleted of deletions(key)) {
-            if (deleted.length > 0 && !keys.has(deleted)) {
-              keys.add(deleted);
+        for (const variant of frontier) {
+          for (const deleted of deletions(variant)) {
+            if (deleted.length > 0 && !variants.has(deleted)) {
+              variants.add(deleted);
               next.push(deleted);
             }
           }
         }
         frontier = next;
       }
-      const found = new Map<number, number>();
-      for (const key of keys) {
-        const ids = deletes.get(key);
-        if (ids === undefined) continue;
-        for (const id of typeof ids === 'number' ? [ids] : ids) {
-          if (found.has(id)) continue;
-          const candidate = vocabulary[id]!;
-          const distance = candidate === word ? 0 : editDistance(word, candidate, maximum);
-          found.set(id, distance);
+      const distances = new Map<number, number>();
+      for (const variant of variants) {
+        const hash = hashWithout(variant, -1);
+        for (let slot = hash & mask; words[slot] !== -1; slot = (slot + 1) & mask) {
+          const id = words[slot]!;
+          if (keys[slot] !== hash || distances.has(id)) continue;
+          distances.set(id, editDistance(word, vocabulary[id]!, maximum));
         }
       }
       const matches: FuzzyMatch[] = [];
-      for (const [id, distance] of found) {
+      for (const [id, distance] of distances) {
         if (distance > 0 && distance <= maximum) matches.push({ index: id, distance });
       }
       return matches.sort((left, right) => left.distance - right.distance || left.index - right.index);

@@ -22,6 +22,35 @@ function hashWords(words: readonly string[], map: (word: string) => string): num
 
 const asWritten = (word: string): string => word;
 
+/**
+ * The open-addressing table of the names' key hashes. A function of its own, so that nothing
+ * used only while building (a caller's stem cache, say) stays reachable from the matcher.
+ */
+function buildKeyTable(
+  names: readonly string[],
+  stemWord: (word: string) => string,
+  nameWords: readonly (readonly string[])[] | undefined,
+): { mask: number; slots: Int32Array } {
+  let capacity = 16;
+  while (capacity < names.length * 4) capacity *= 2;
+  const mask = capacity - 1;
+  const slots = new Int32Array(capacity).fill(-1);
+  const insert = (hash: number, document: number): void => {
+    let slot = hash & mask;
+    while (slots[slot] !== -1) slot = (slot + 1) & mask;
+    slots[slot] = document;
+  };
+  names.forEach((name, document) => {
+    const words = nameWords?.[document] ?? tokenize(name);
+    if (words.length === 0) return;
+    const plain = hashWords(words, asWritten);
+    const stemmed = hashWords(words, stemWord);
+    insert(plain, document);
+    if (stemmed !== plain) insert(stemmed, document);
+  });
+  return { mask, slots };
+}
+
 export interface NameMatcher {
   /** The tools a query names, in the order named (a whole query equal to a name first). */
   find(query: string): number[];
@@ -50,26 +79,8 @@ export function createNameMatcher(
     words?: readonly (readonly string[])[];
   } = {},
 ): NameMatcher {
-  const buildStemWord = options.stemWord ?? stem;
-  const stemWord = options.queryStemWord ?? buildStemWord;
-  let capacity = 16;
-  while (capacity < names.length * 4) capacity *= 2;
-  const mask = capacity - 1;
-  const slots = new Int32Array(capacity).fill(-1);
-  const insert = (hash: number, document: number): void => {
-    let slot = hash & mask;
-    while (slots[slot] !== -1) slot = (slot + 1) & mask;
-    slots[slot] = document;
-  };
-  names.forEach((name, document) => {
-    const words = options.words?.[document] ?? tokenize(name);
-    if (words.length === 0) return;
-    const plain = hashWords(words, asWritten);
-    const stemmed = hashWords(words, buildStemWord);
-    insert(plain, document);
-    if (stemmed !== plain) insert(stemmed, document);
-  });
-
+  const stemWord = options.queryStemWord ?? options.stemWord ?? stem;
+  const { mask, slots } = buildKeyTable(names, options.stemWord ?? stem, options.words);
   const keysOf = (words: readonly string[]): string[] => [words.join(''), words.map(stemWord).join('')];
 
   const lookup = (words: readonly string[], found: number[]): void => {
