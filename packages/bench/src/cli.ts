@@ -3,8 +3,9 @@
  * pnpm bench -- --quick            a subsample in under a minute; writes .reports/benchmarks-quick.md
  * pnpm bench -- --tools FILE --queries FILE
  *                                  your own catalog: quality and the topK × minScore table
- * Options: --max-queries N, --parallel N, --out FILE, --json FILE.
+ * Options: --max-queries N, --scan-max-queries N, --parallel N, --out FILE, --json FILE.
  */
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fullConfig, ownConfig, quickConfig } from './configs';
 import { createProgress } from './progress';
@@ -20,6 +21,7 @@ const { values } = parseArgs({
     tools: { type: 'string' },
     queries: { type: 'string' },
     'max-queries': { type: 'string' },
+    'scan-max-queries': { type: 'string' },
     parallel: { type: 'string' },
     out: { type: 'string' },
     json: { type: 'string' },
@@ -29,7 +31,7 @@ const { values } = parseArgs({
 
 if (values.help) {
   console.log(
-    'pnpm bench [-- --quick | --tools FILE --queries FILE] [--max-queries N] [--parallel N] [--out FILE] [--json FILE]',
+    'pnpm bench [-- --quick | --tools FILE --queries FILE] [--max-queries N] [--scan-max-queries N] [--parallel N] [--out FILE] [--json FILE]',
   );
   process.exit(0);
 }
@@ -42,6 +44,9 @@ const positive = (text: string | undefined, name: string): number | undefined =>
   return value;
 };
 const maxQueries = positive(values['max-queries'], 'max-queries');
+const scanMaxQueries = positive(values['scan-max-queries'], 'scan-max-queries');
+// pnpm runs the script in packages/bench; paths on the command line are the caller's.
+const callerPath = (file: string): string => path.resolve(process.env.INIT_CWD ?? process.cwd(), file);
 const parallel = positive(values.parallel, 'parallel');
 if ((values.tools === undefined) !== (values.queries === undefined)) {
   throw new Error('--tools and --queries go together: a catalog and the queries to measure it with');
@@ -50,20 +55,27 @@ if ((values.tools === undefined) !== (values.queries === undefined)) {
 const config =
   values.tools !== undefined && values.queries !== undefined
     ? ownConfig({
-        tools: values.tools,
-        queries: values.queries,
+        tools: callerPath(values.tools),
+        queries: callerPath(values.queries),
         ...(maxQueries ? { maxQueries } : {}),
+        ...(scanMaxQueries ? { scanMaxQueries } : {}),
         ...(parallel ? { parallel } : {}),
       })
     : values.quick
       ? quickConfig(parallel ? { parallel } : {})
-      : fullConfig({ ...(maxQueries ? { maxQueries } : {}), ...(parallel ? { parallel } : {}) });
+      : fullConfig({
+          ...(maxQueries ? { maxQueries } : {}),
+          ...(scanMaxQueries ? { scanMaxQueries } : {}),
+          ...(parallel ? { parallel } : {}),
+        });
 
 const progress = createProgress();
 const results = await runBench(config, progress);
 progress.end();
 const written = await writeReport(results, {
-  markdown: values.out ?? defaultOutput(REPO_ROOT, results.mode, config.sources[0]?.name),
-  ...(values.json ? { json: values.json } : {}),
+  markdown: values.out
+    ? callerPath(values.out)
+    : defaultOutput(REPO_ROOT, results.mode, config.sources[0]?.name),
+  ...(values.json ? { json: callerPath(values.json) } : {}),
 });
 console.log(consoleSummary(results, written));

@@ -17,6 +17,7 @@ const tiny: BenchConfig = {
   mode: 'quick',
   sources: [source],
   maxQueries: undefined,
+  scanMaxQueries: 10,
   parallel: 1,
   choose: { sets: [source.name], maxQueries: 8 },
   tokenSizes: [10, 30],
@@ -28,6 +29,7 @@ const tiny: BenchConfig = {
     buildBudgetMs: 1_000,
     queryBudgetMs: 1_000,
     jobTimeoutMs: 10_000,
+    peerTimeoutMs: 10_000,
     seed: 1,
     isolate: false,
   },
@@ -51,13 +53,23 @@ describe('pnpm bench, every suite on tiny data', () => {
         'plain BM25 (baseline)',
       ]),
     );
-    expect(results.quality.sets).toEqual([{ name: 'tools', tools: 40, queries: 16, queriesRun: 16 }]);
+    expect(results.quality.sets).toEqual([
+      { name: 'tools', tools: 40, queries: 16, queriesRun: 16, queriesCompared: 10 },
+    ]);
+    // The comparison: every system on the same 10 queries (the peers that scan rank only those).
     expect(results.quality.reports.map((report) => report.ranker)).toEqual(labels);
+    // Ours and the baseline also on all 16.
+    expect(results.quality.fullReports.map((report) => [report.ranker, report.overall.queries])).toEqual([
+      ['tool-search (keyword)', 16],
+      ['plain BM25 (baseline)', 16],
+    ]);
+    const comparedIds = results.quality.reports[0]!.perQuery.map((row) => row.id);
     for (const report of results.quality.reports) {
-      expect(report.overall.queries).toBe(16);
-      expect(report.splits.map((split) => [split.label, split.queries])).toEqual([
-        ['multi', 2],
-        ['single', 14],
+      expect(report.overall.queries).toBe(10);
+      expect(report.perQuery.map((row) => row.id)).toEqual(comparedIds);
+      expect(report.splits.map((split) => [split.label, split.queries]).sort()).toEqual([
+        ['multi', 1],
+        ['single', 9],
       ]);
       for (const value of Object.values(report.overall.metrics)) {
         expect(value).toBeGreaterThanOrEqual(0);
@@ -66,8 +78,11 @@ describe('pnpm bench, every suite on tiny data', () => {
       expect(report.perQuery.every((row) => row.ranked.length <= 10)).toBe(true);
     }
     // The generated requests name their tool's words: every system finds some of them.
-    const ours = results.quality.reports.find((report) => report.ranker === 'tool-search (keyword)')!;
+    const ours = results.quality.fullReports.find((report) => report.ranker === 'tool-search (keyword)')!;
     expect(ours.overall.metrics.r10).toBeGreaterThan(0.5);
+    // The compared figures of ours are cut from its full run, query by query.
+    const cut = results.quality.reports.find((report) => report.ranker === 'tool-search (keyword)')!;
+    expect(cut.perQuery).toEqual(ours.perQuery.filter((row) => comparedIds.includes(row.id)));
   });
 
   it('fills the topK × minScore grid: more results, more recall and more tokens as topK grows', () => {

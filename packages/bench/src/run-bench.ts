@@ -19,6 +19,8 @@ export interface BenchConfig {
   readonly sources: readonly DatasetSource[];
   /** Queries per set at most (deterministic, stratified by split); undefined for all. */
   readonly maxQueries: number | undefined;
+  /** Fewer for the systems whose searches scan the catalog (the comparison is made on those). */
+  readonly scanMaxQueries: number | undefined;
   /** Worker threads for the quality jobs. */
   readonly parallel: number;
   /** The topK × minScore grid: on which sets, with how many queries. */
@@ -39,15 +41,20 @@ export interface BenchResults {
   readonly machine: MachineInfo;
   /** One-minute load average at the start, the end and its peak between suites. */
   readonly load: { readonly start: number; readonly end: number; readonly peak: number };
-  readonly systems: readonly Pick<SearchSystem, 'id' | 'label' | 'packageName' | 'version' | 'drivenAs'>[];
+  readonly systems: readonly Pick<
+    SearchSystem,
+    'id' | 'label' | 'packageName' | 'version' | 'drivenAs' | 'scansCatalog'
+  >[];
   readonly hybridAvailable: boolean;
   readonly config: {
     readonly maxQueries: number | undefined;
+    readonly scanMaxQueries: number | undefined;
     readonly speed: {
       sizes: readonly number[];
       queries: number[];
       queryBudgetMs: number;
       jobTimeoutMs: number;
+      peerTimeoutMs: number;
       isolate: boolean;
     } | null;
     readonly steps: StepPlan | null;
@@ -96,6 +103,7 @@ export async function runBench(config: BenchConfig, progress?: Progress): Promis
       systems,
       parallel: config.parallel,
       ...(config.maxQueries ? { maxQueries: config.maxQueries } : {}),
+      ...(config.scanMaxQueries ? { scanMaxQueries: config.scanMaxQueries } : {}),
       ...(progress ? { progress } : {}),
     }),
   );
@@ -147,22 +155,25 @@ export async function runBench(config: BenchConfig, progress?: Progress): Promis
     suiteMs,
     machine: { ...machineInfo(), loadAverage: load.start },
     load,
-    systems: systems.map(({ id, label, packageName, version, drivenAs }) => ({
+    systems: systems.map(({ id, label, packageName, version, drivenAs, scansCatalog }) => ({
       id,
       label,
       packageName,
       version,
       drivenAs,
+      scansCatalog,
     })),
     hybridAvailable: systems.some((system) => system.id === 'ours-hybrid'),
     config: {
       maxQueries: config.maxQueries,
+      scanMaxQueries: config.scanMaxQueries,
       speed: speedPlan
         ? {
             sizes: speedPlan.sizes,
             queries: speedPlan.sizes.map((size) => speedPlan.queries(size)),
             queryBudgetMs: speedPlan.queryBudgetMs,
             jobTimeoutMs: speedPlan.jobTimeoutMs,
+            peerTimeoutMs: speedPlan.peerTimeoutMs,
             isolate: speedPlan.isolate,
           }
         : null,

@@ -18,6 +18,11 @@ export interface SearchSystem {
   readonly packageName: string;
   /** One line: what is called. */
   readonly drivenAs: string;
+  /**
+   * A search costs time in proportion to the catalog (it scans every tool), so the full run
+   * ranks a subsample of each set with it (the same subsample for every system's comparison).
+   */
+  readonly scansCatalog: boolean;
   /** The user's own tool objects for the catalog, made before (and timed apart from) the build. */
   prepare(tools: readonly ToolDescriptor[]): Promise<unknown>;
   /**
@@ -70,6 +75,7 @@ function engineSystem(id: 'ours' | 'ours-hybrid', label: string, ranker?: Ranker
     packageName: '@tool-search/core',
     version: versionOf('@tool-search/core'),
     drivenAs: `createToolSearchEngine({ catalog${ranker ? ', ranker: createHybridRanker(…)' : ''} }).startRequest().searchTools({ query })`,
+    scansCatalog: false,
     prepare: async (tools) => tools.map((descriptor): CatalogEntry<null> => ({ descriptor, tool: null })),
     async build(prepared, _tools, options) {
       const engine = createToolSearchEngine({
@@ -116,6 +122,7 @@ const mastra: SearchSystem = {
   packageName: '@mastra/core',
   version: versionOf('@mastra/core'),
   drivenAs: 'new ToolSearchProcessor({ tools }).processInputStep(…) → tools.search_tools.execute({ query })',
+  scansCatalog: true, // its BM25 search is indexed, but it finds each result's tool by scanning the catalog
   prepare: async (tools) => (await import('./peers/mastra-tool-search')).toMastraTools(tools),
   async build(prepared, tools, options) {
     const { createMastraToolSearchPeer } = await import('./peers/mastra-tool-search');
@@ -137,6 +144,7 @@ const aiSdk: SearchSystem = {
   version: versionOf('ai'),
   drivenAs:
     'generateText({ tools: { …deferLoading tools, search: toolSearch() } }), a mock model calling search',
+  scansCatalog: true, // no index: every search tokenises every tool's name and description
   prepare: async () => null,
   async build(_prepared, tools, options) {
     const { createAiSdkToolSearchPeer } = await import('./peers/ai-sdk-tool-search');
@@ -154,6 +162,7 @@ const bm25: SearchSystem = {
   packageName: '(in this package)',
   version: '-',
   drivenAs: 'name + description, k1 1.2, b 0.75, no stemming: the floor of ../shared/eval/README.md',
+  scansCatalog: false,
   prepare: async () => null,
   async build(_prepared, tools, options) {
     const ranker = createBm25Ranker(tools);

@@ -27,12 +27,16 @@ export function headlines(results: BenchResults): string[] {
       .flatMap((system) => reports.filter((report) => report.ranker === system.label));
     if (!mine || peers.length === 0) continue;
     const hybrid = reports.find((report) => report.ranker === label(results, 'ours-hybrid'));
+    const fullMine = results.quality.fullReports.find(
+      (report) => report.set === set.name && report.ranker === ours,
+    );
     const pair = (report: (typeof reports)[number]) =>
       `${metric(report.overall.metrics.ndcg10)} / ${metric(report.overall.metrics.comp5)}`;
     lines.push(
-      `**${set.name}** (${integer(set.tools)} tools, ${integer(set.queriesRun)} queries), NDCG@10 / Comp@5: ours ${pair(mine)}` +
+      `**${set.name}** (${integer(set.tools)} tools, ${integer(set.queriesCompared)} queries), NDCG@10 / Comp@5: ours ${pair(mine)}` +
         (hybrid ? `, ours hybrid ${pair(hybrid)}` : '') +
-        `; ${peers.map((report) => `${report.ranker} ${pair(report)}`).join(', ')}.`,
+        `; ${peers.map((report) => `${report.ranker} ${pair(report)}`).join(', ')}.` +
+        (fullMine ? ` On all ${integer(fullMine.overall.queries)} queries, ours ${pair(fullMine)}.` : ''),
     );
   }
   const sizes = [...new Set(results.speed.map((row) => row.tools))];

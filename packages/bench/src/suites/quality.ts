@@ -7,11 +7,26 @@ import type { SearchSystem } from '../systems';
 import { createJobPool } from '../worker-pool';
 import { type QualityJob, type QualityJobResult, runQualityJob } from './quality-job';
 
+export interface QualitySetInfo {
+  readonly name: string;
+  readonly tools: number;
+  /** Queries in the file. */
+  readonly queries: number;
+  /** Queries ranked by the systems with an index (all, unless `maxQueries`). */
+  readonly queriesRun: number;
+  /** Queries every system ranked, the peers that scan the catalog included: the comparison. */
+  readonly queriesCompared: number;
+}
+
 export interface QualitySuiteResult {
-  /** One report per set and system; `ranker` is the system's label. */
+  /** Every system on the same queries of each set (`queriesCompared`); `ranker` is the system's label. */
   readonly reports: readonly EvalReport[];
-  /** Per set: queries in the file, and queries run (less when subsampled). */
-  readonly sets: readonly { name: string; tools: number; queries: number; queriesRun: number }[];
+  /**
+   * The systems with an index on every query run (`queriesRun`); empty when that is the same
+   * as the comparison.
+   */
+  readonly fullReports: readonly EvalReport[];
+  readonly sets: readonly QualitySetInfo[];
 }
 
 /** Metrics of one system on one set, from the names it returned. */
@@ -52,41 +67,47 @@ export function toReport(
 }
 
 /** Rough cost of a job (to start the long ones first): queries × tools, heavier for the peers that scan. */
-const weight = (job: QualityJob, tools: number, queries: number): number =>
-  queries * tools * (job.systemId === 'mastra' || job.systemId === 'ai-sdk' ? 10 : 1);
+const weight = (scans: boolean, tools: number, queries: number): number => queries * tools * (scans ? 10 : 1);
 
 /**
  * Every system on every dataset, top 10 per query, metrics per set and per split. Jobs run on
- * `parallel` worker threads (the peers that scan the catalog per query are the long ones);
- * `maxQueries` subsamples each set deterministically (stratified by split).
+ * `parallel` worker threads. `maxQueries` subsamples each set deterministically (stratified by
+ * split); `scanMaxQueries` subsamples it further for the systems whose every search scans the
+ * catalog, and the comparison is made on that subsample (the others' figures on it are cut
+ * from their full run, not ranked twice).
  */
 export async function runQualitySuite(options: {
   sources: readonly DatasetSource[];
   systems: readonly SearchSystem[];
   maxQueries?: number;
+  scanMaxQueries?: number;
   parallel?: number;
   progress?: Progress;
 }): Promise<QualitySuiteResult> {
-  const sets = [];
+  const sets: QualitySetInfo[] = [];
   const jobs: { job: QualityJob; weight: number; queries: number; label: string }[] = [];
   const relevant = new Map<string, Map<string, readonly string[]>>();
+  const compared = new Map<string, Set<string>>();
   for (const source of options.sources) {
     const set = await loadDataset(source);
     const chosen = options.maxQueries ? subsample(set.queries, options.maxQueries) : set.queries;
+    const forScans = options.scanMaxQueries ? subsample(chosen, options.scanMaxQueries) : chosen;
     relevant.set(set.name, new Map(chosen.map((query) => [query.id, query.relevant])));
+    compared.set(set.name, new Set(forScans.map((query) => query.id)));
     sets.push({
       name: set.name,
       tools: set.tools.length,
       queries: set.queries.length,
       queriesRun: chosen.length,
+      queriesCompared: forScans.length,
     });
-    const queryIds = chosen.length === set.queries.length ? null : chosen.map((query) => query.id);
     for (const system of options.systems) {
-      const job: QualityJob = { systemId: system.id, source, queryIds, topK: 10 };
+      const queries = system.scansCatalog ? forScans : chosen;
+      const queryIds = queries.length === set.queries.length ? null : queries.map((query) => query.id);
       jobs.push({
-        job,
-        weight: weight(job, set.tools.length, chosen.length),
-        queries: chosen.length,
+        job: { systemId: system.id, source, queryIds, topK: 10 },
+        weight: weight(system.scansCatalog, set.tools.length, queries.length),
+        queries: queries.length,
         label: `${system.label} on ${set.name}`,
       });
     }
@@ -119,18 +140,40 @@ export async function runQualitySuite(options: {
         }),
       ),
     );
-    const reports = results.map((result) =>
-      toReport(labels.get(result.systemId) ?? result.systemId, result.set, result, relevant.get(result.set)!),
-    );
-    // Sets in the order given, systems in the order given.
     const setOrder = options.sources.map((source) => source.name);
     const systemOrder = options.systems.map((system) => system.label);
-    reports.sort(
-      (left, right) =>
-        setOrder.indexOf(left.set) - setOrder.indexOf(right.set) ||
-        systemOrder.indexOf(left.ranker) - systemOrder.indexOf(right.ranker),
-    );
-    return { reports, sets };
+    const order = (list: EvalReport[]) =>
+      list.sort(
+        (left, right) =>
+          setOrder.indexOf(left.set) - setOrder.indexOf(right.set) ||
+          systemOrder.indexOf(left.ranker) - systemOrder.indexOf(right.ranker),
+      );
+    const reports: EvalReport[] = [];
+    const fullReports: EvalReport[] = [];
+    for (const result of results) {
+      const label = labels.get(result.systemId) ?? result.systemId;
+      const relevantById = relevant.get(result.set)!;
+      const ids = compared.get(result.set)!;
+      if (ids.size === result.ids.length) {
+        reports.push(toReport(label, result.set, result, relevantById));
+        continue;
+      }
+      fullReports.push(toReport(label, result.set, result, relevantById));
+      const keep = result.ids.map((id) => ids.has(id));
+      reports.push(
+        toReport(
+          label,
+          result.set,
+          {
+            ...result,
+            ids: result.ids.filter((_, index) => keep[index]),
+            ranked: result.ranked.filter((_, index) => keep[index]),
+          },
+          relevantById,
+        ),
+      );
+    }
+    return { reports: order(reports), fullReports: order(fullReports), sets };
   } finally {
     await pool.close();
   }
