@@ -37,6 +37,10 @@ export interface InvertedIndexBuilder {
   build(): InvertedIndex;
 }
 
+/** Fields are packed in the low bits of an occurrence: up to four fields, 2^29 terms. */
+const FIELD_BITS = 2;
+const FIELD_MASK = (1 << FIELD_BITS) - 1;
+
 class GrowableInt32 {
   data: Int32Array;
   length = 0;
@@ -63,11 +67,12 @@ export function createInvertedIndexBuilder(
   expectedDocuments = 0,
 ): InvertedIndexBuilder {
   const fieldCount = fields.length;
+  if (fieldCount > 1 << FIELD_BITS) throw new RangeError(`at most ${1 << FIELD_BITS} fields`);
   const termIds = new Map<string, number>();
   const terms: string[] = [];
   const documentFrequency = new GrowableInt32();
   const lastDocument = new GrowableInt32();
-  /** Each occurrence as term id × fieldCount + field. */
+  /** Each occurrence as (term id << FIELD_BITS) | field. */
   const occurrences = new GrowableInt32(Math.max(1024, expectedDocuments * 48));
   const documentStarts = new GrowableInt32(expectedDocuments + 2);
   const fieldLengths = new GrowableInt32(Math.max(16, expectedDocuments * fieldCount));
@@ -91,7 +96,7 @@ export function createInvertedIndexBuilder(
       for (let field = 0; field < fieldCount; field++) fieldLengths.push(0);
     },
     add(field: number, term: number): void {
-      occurrences.push(term * fieldCount + field);
+      occurrences.push((term << FIELD_BITS) | field);
       fieldLengths.data[document * fieldCount + field]!++;
       if (lastDocument.data[term] !== document) {
         lastDocument.data[term] = document;
@@ -128,9 +133,9 @@ export function createInvertedIndexBuilder(
         const end = documentStarts.data[current + 1]!;
         for (let position = documentStarts.data[current]!; position < end; position++) {
           const code = occurrences.data[position]!;
-          const id = Math.floor(code / fieldCount);
+          const id = code >>> FIELD_BITS;
           if (frequency[id] === 0) touched.push(id);
-          frequency[id]! += increments[code - id * fieldCount]!;
+          frequency[id]! += increments[code & FIELD_MASK]!;
         }
         for (const id of touched) {
           const slot = cursor[id]!++;

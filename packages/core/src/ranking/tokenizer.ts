@@ -102,6 +102,7 @@ export interface WordSink {
   word(text: string, start: number, end: number, hash: number): void;
 }
 
+const NON_ASCII = /[^\x00-\x7f]/;
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 
@@ -120,8 +121,8 @@ export function hashWord(word: string): number {
  * ASCII.
  */
 export function scanAsciiWords(text: string, sink: WordSink): boolean {
+  if (NON_ASCII.test(text)) return false;
   const length = text.length;
-  for (let index = 0; index < length; index++) if (text.charCodeAt(index) > 127) return false;
   let index = 0;
   while (index < length) {
     let code = text.charCodeAt(index);
