@@ -36,7 +36,7 @@ const quantile = (sorted: readonly number[], q: number): number =>
 
 /**
  * Builds a ranker over a synthetic catalog of `size` tools and times it: the median build of
- * a few runs (after one warm-up build on a small catalog, so the JIT is not what is measured),
+ * a few runs (after one untimed warm-up build, so the JIT is not what is measured),
  * then `queryCount` synthetic requests timed one by one (median and p99, after a warm-up),
  * and the heap the last built ranker holds. Run node with --expose-gc for the heap figure.
  */
@@ -55,14 +55,14 @@ export async function measureSpeed(options: {
     count: options.queryCount ?? 2000,
     seed: (options.seed ?? 1) + 1,
   });
-  options.factory(generateCatalog({ size: 500, seed: 99 })).search('warm up the ranker');
+  // Warm-up: one untimed build of the same catalog, so the JIT is not what is measured.
+  await options.factory(tools).search('warm up the ranker');
 
-  const runs = options.runs ?? (options.size <= 20_000 ? 5 : 2);
+  const runs = options.runs ?? (options.size <= 20_000 ? 5 : 3);
   const builds: { wall: number; cpu: number }[] = [];
   let ranker: ReturnType<RankerFactory> | undefined;
   for (let run = 0; run < runs; run++) {
     ranker = undefined;
-    heapUsed();
     const start = now();
     const cpuStart = cpuMs();
     ranker = options.factory(tools);

@@ -2,19 +2,6 @@
 const MAX_SCHEMA_DEPTH = 8;
 const MAX_SCHEMA_TEXTS = 500;
 
-type SchemaNode = {
-  readonly title?: unknown;
-  readonly description?: unknown;
-  readonly enum?: unknown;
-  readonly properties?: unknown;
-  readonly items?: unknown;
-  readonly additionalProperties?: unknown;
-  readonly anyOf?: unknown;
-  readonly oneOf?: unknown;
-  readonly allOf?: unknown;
-  readonly prefixItems?: unknown;
-};
-
 interface Walk {
   readonly emit: (text: string) => void;
   remaining: number;
@@ -24,31 +11,46 @@ function say(walk: Walk, text: string): void {
   if (walk.remaining-- > 0) walk.emit(text);
 }
 
+/**
+ * One pass over the node's own keys (schemas differ in shape, so reading every possible key
+ * by name would mostly be misses): texts first, then nested schemas, in key order.
+ */
 function visit(walk: Walk, node: unknown, depth: number): void {
   if (typeof node !== 'object' || node === null || depth > MAX_SCHEMA_DEPTH || walk.remaining <= 0) return;
   if (Array.isArray(node)) {
     for (const item of node) visit(walk, item, depth + 1);
     return;
   }
-  const schema = node as SchemaNode;
-  if (typeof schema.title === 'string') say(walk, schema.title);
-  if (typeof schema.description === 'string') say(walk, schema.description);
-  if (Array.isArray(schema.enum)) {
-    for (const value of schema.enum) if (typeof value === 'string') say(walk, value);
-  }
-  const properties = schema.properties;
-  if (typeof properties === 'object' && properties !== null && !Array.isArray(properties)) {
-    for (const name of Object.keys(properties)) {
-      say(walk, name);
-      visit(walk, (properties as Record<string, unknown>)[name], depth + 1);
+  const schema = node as Record<string, unknown>;
+  for (const key of Object.keys(schema)) {
+    const value = schema[key];
+    switch (key) {
+      case 'title':
+      case 'description':
+        if (typeof value === 'string') say(walk, value);
+        break;
+      case 'enum':
+        if (Array.isArray(value)) for (const item of value) if (typeof item === 'string') say(walk, item);
+        break;
+      case 'properties':
+        if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+          const properties = value as Record<string, unknown>;
+          for (const name of Object.keys(properties)) {
+            say(walk, name);
+            visit(walk, properties[name], depth + 1);
+          }
+        }
+        break;
+      case 'items':
+      case 'additionalProperties':
+      case 'anyOf':
+      case 'oneOf':
+      case 'allOf':
+      case 'prefixItems':
+        visit(walk, value, depth + 1);
+        break;
     }
   }
-  visit(walk, schema.items, depth + 1);
-  visit(walk, schema.additionalProperties, depth + 1);
-  visit(walk, schema.anyOf, depth + 1);
-  visit(walk, schema.oneOf, depth + 1);
-  visit(walk, schema.allOf, depth + 1);
-  visit(walk, schema.prefixItems, depth + 1);
 }
 
 /**
