@@ -102,7 +102,7 @@ export interface WordSink {
   word(text: string, start: number, end: number, hash: number): void;
 }
 
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[\u0080-\uffff]/;
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 
