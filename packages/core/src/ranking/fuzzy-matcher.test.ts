@@ -35,7 +35,7 @@ describe('createFuzzyMatcher', () => {
     matcher.lookup(word, maximum).map((match) => vocabulary[match.index]);
 
   it('allows more edits for longer words, none for short ones', () => {
-    expect([2, 3, 5, 6, 12].map(maxEditsFor)).toEqual([0, 1, 1, 2, 2]);
+    expect([2, 3, 4, 5, 6, 12].map(maxEditsFor)).toEqual([0, 0, 1, 1, 2, 2]);
   });
 
   it('finds the vocabulary words within the allowed edits, closest first', () => {

@@ -1,3 +1,5 @@
+import { mixHash } from './tokenizer';
+
 /**
  * Typo tolerance: finds the catalog words within a small edit distance of a query word.
  *
@@ -9,9 +11,13 @@
  * transposition...), at the memory cost of one-letter deletions only.
  */
 
-/** Allowed edits by word length, as Elasticsearch's `fuzziness: AUTO`: 0–2 → 0, 3–5 → 1, 6+ → 2. */
+/**
+ * Allowed edits by word length, as Elasticsearch's `fuzziness: AUTO:4,6`: 0–3 letters → 0,
+ * 4–5 → 1, 6+ → 2. (A three-letter word is one edit from dozens of others: expanding it
+ * would add noise, not fix typos.)
+ */
 export function maxEditsFor(length: number): number {
-  if (length < 3) return 0;
+  if (length < 4) return 0;
   return length < 6 ? 1 : 2;
 }
 
@@ -60,13 +66,13 @@ function deletions(word: string): string[] {
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 
-/** FNV-1a of `word` without the character at `skip` (−1: the whole word), without building that string. */
+/** FNV-1a (mixed) of `word` without the character at `skip` (−1: the whole word), without building that string. */
 function hashWithout(word: string, skip: number): number {
   let hash = FNV_OFFSET;
   for (let index = 0; index < word.length; index++) {
     if (index !== skip) hash = Math.imul(hash ^ word.charCodeAt(index), FNV_PRIME);
   }
-  return hash | 0;
+  return mixHash(hash);
 }
 
 export interface FuzzyMatch {

@@ -7,12 +7,10 @@ import {
   FIELD_PARAMETERS,
   FIELD_TAGS,
 } from './catalog-index';
-import { createFuzzyMatcher, type FuzzyMatcher, maxEditsFor } from './fuzzy-matcher';
 import type { FieldSpec } from './inverted-index';
+import { createViewScorer, type View } from './score-views';
 import { splitClauses } from './split-clauses';
 import { stem } from './stemmer';
-import { isStopword } from './stopwords';
-import { tokenize } from './tokenizer';
 import { selectTop } from './top-k';
 
 /** How much one occurrence of a word counts, by where it appears in a tool. */
@@ -50,37 +48,8 @@ const DEFAULT_TOP_K = 5;
 export const MAX_QUERY_LENGTH = 10_000;
 /** At most this many parts of a request are ranked separately; more are grouped. */
 const MAX_PARTS = 6;
-/** A stopword in a request counts this much of a content word (it only matches tool names). */
-const STOPWORD_WEIGHT = 0.1;
-/** A word matched through a typo counts this much per edit (one edit: 0.5, two: 0.25). */
-const FUZZY_PENALTY = 0.5;
-/** At most this many catalog words stand in for one unknown query word. */
-const MAX_FUZZY_VARIANTS = 3;
-/** Longer words are not fuzzy-matched (they are not typos of words, and deletions grow quadratically). */
-const MAX_FUZZY_LENGTH = 24;
 /** Share of the diversified ranking that rewards covering parts not yet covered (xQuAD's λ). */
 const DIVERSITY = 0.5;
-
-interface Variant {
-  readonly term: number;
-  /** idf × penalties: the most this variant adds to a tool's score. */
-  readonly weight: number;
-}
-
-/** One distinct query word and the catalog terms that may stand for it. */
-interface TermGroup {
-  readonly variants: readonly Variant[];
-  /** The group's share of a perfect score: its best variant's weight. */
-  readonly weight: number;
-}
-
-/** The scores of one view of the request (the whole request, or one of its parts). */
-interface View {
-  readonly scores: Float64Array;
-  readonly touched: number[];
-  /** The raw score of a tool matching every word of the view once in its name. */
-  readonly ideal: number;
-}
 
 function validateSearchOptions(options: SearchOptions | undefined): { topK: number; minScore: number } {
   const topK = options?.topK ?? DEFAULT_TOP_K;
@@ -151,97 +120,11 @@ export function createKeywordRanker(
     k1,
     stemWord: stemOf,
   });
-  let fuzzyMatcher: FuzzyMatcher | undefined;
-  const frequency = (term: number): number => index.offsets[term + 1]! - index.offsets[term]!;
   // A perfect match of a word: one occurrence in the weightiest field (the name) at average length.
   const strongestField = Math.max(...fields.map((field) => field.weight));
   const referenceWeight = strongestField / (k1 + strongestField);
 
-  const viewPool: { scores: Float64Array; touched: number[] }[] = [];
-  const groupScores = new Float64Array(index.size);
-  const groupTouched: number[] = [];
-
-  const termGroups = (text: string): TermGroup[] => {
-    const tokens = tokenize(text);
-    const hasContent = tokens.some((token) => !isStopword(token));
-    const seen = new Set<string>();
-    const groups: TermGroup[] = [];
-    for (const token of tokens) {
-      const stop = isStopword(token);
-      const stemmed = stemming ? stem(token) : token;
-      if (seen.has(stemmed)) continue;
-      seen.add(stemmed);
-      const factor = stop && hasContent ? STOPWORD_WEIGHT : 1;
-      const known = index.termIds.get(stemmed);
-      let variants: Variant[];
-      if (known !== undefined && frequency(known) > 0) {
-        variants = [{ term: known, weight: index.idf[known]! * factor }];
-      } else if (fuzzy && !stop && stemmed.length <= MAX_FUZZY_LENGTH) {
-        fuzzyMatcher ??= createFuzzyMatcher(index.terms);
-        variants = fuzzyMatcher
-          .lookup(stemmed, maxEditsFor(stemmed.length))
-          // Closest first; among equals, the more common word is the likelier intent.
-          .sort(
-            (left, right) => left.distance - right.distance || frequency(right.index) - frequency(left.index),
-          )
-          .slice(0, MAX_FUZZY_VARIANTS)
-          .map((match) => ({
-            term: match.index,
-            weight: index.idf[match.index]! * factor * FUZZY_PENALTY ** match.distance,
-          }));
-      } else {
-        variants = [];
-      }
-      if (variants.length === 0) continue;
-      groups.push({ variants, weight: Math.max(...variants.map((variant) => variant.weight)) });
-    }
-    return groups;
-  };
-
-  const scoreView = (text: string, slot: number): View => {
-    let pooled = viewPool[slot];
-    if (pooled === undefined) {
-      pooled = { scores: new Float64Array(index.size), touched: [] };
-      viewPool[slot] = pooled;
-    }
-    const { scores, touched } = pooled;
-    let ideal = 0;
-    for (const group of termGroups(text)) {
-      ideal += group.weight * referenceWeight;
-      if (group.variants.length === 1) {
-        const { term, weight } = group.variants[0]!;
-        for (let position = index.offsets[term]!; position < index.offsets[term + 1]!; position++) {
-          const document = index.documents[position]!;
-          if (scores[document] === 0) touched.push(document);
-          scores[document]! += weight * index.weights[position]!;
-        }
-        continue;
-      }
-      // Several stand-ins for one word: a tool gets the best of them, never their sum.
-      for (const { term, weight } of group.variants) {
-        for (let position = index.offsets[term]!; position < index.offsets[term + 1]!; position++) {
-          const document = index.documents[position]!;
-          const value = weight * index.weights[position]!;
-          if (groupScores[document] === 0) groupTouched.push(document);
-          if (value > groupScores[document]!) groupScores[document] = value;
-        }
-      }
-      for (const document of groupTouched) {
-        if (scores[document] === 0) touched.push(document);
-        scores[document]! += groupScores[document]!;
-        groupScores[document] = 0;
-      }
-      groupTouched.length = 0;
-    }
-    return { scores, touched, ideal };
-  };
-
-  const release = (views: readonly View[]): void => {
-    for (const view of views) {
-      for (const document of view.touched) view.scores[document] = 0;
-      view.touched.length = 0;
-    }
-  };
+  const scorer = createViewScorer(index, { stemming, fuzzy, referenceWeight });
 
   /** Relevance of a tool to a view, 0..1. */
   const relevance = (view: View, document: number): number =>
@@ -275,7 +158,7 @@ export function createKeywordRanker(
     const pool = new Set<number>();
     const perView = Math.max(limit, 10);
     for (const view of [whole, ...parts]) {
-      for (const document of selectTop(view.touched, view.touched.length, view.scores, names, perView)) {
+      for (const document of selectTop(view.touched, view.count, view.scores, names, perView)) {
         pool.add(document);
       }
     }
@@ -333,14 +216,13 @@ export function createKeywordRanker(
         if (results.length < topK && minScore <= 1) results.push(toResult(document, 1));
       }
       const limit = Math.min(topK, index.size) + named.length;
-      const whole = scoreView(text, 0);
-      const parts = requestParts(text).map((part, position) => scoreView(part, position + 1));
-      const views = [whole, ...parts];
+      const views = scorer.score([text, ...requestParts(text)]);
+      const [whole, ...parts] = views as [View, ...View[]];
       try {
         const ranked =
           parts.length > 0
             ? diversify(whole, parts, limit)
-            : selectTop(whole.touched, whole.touched.length, whole.scores, names, limit).map((document) => ({
+            : selectTop(whole.touched, whole.count, whole.scores, names, limit).map((document) => ({
                 document,
                 score: relevance(whole, document),
               }));
@@ -350,7 +232,7 @@ export function createKeywordRanker(
           results.push(toResult(document, score));
         }
       } finally {
-        release(views);
+        scorer.release(views);
       }
       return results;
     },

@@ -1,5 +1,5 @@
 import { stem } from './stemmer';
-import { tokenize } from './tokenizer';
+import { mixHash, tokenize } from './tokenizer';
 
 /** A chunk written as an identifier: a separator between letters/digits, or a lower→upper case change. */
 const IDENTIFIER = /[\p{L}\p{N}][_.\-/:][\p{L}\p{N}]|\p{Ll}\p{Lu}/u;
@@ -17,7 +17,7 @@ function hashWords(words: readonly string[], map: (word: string) => string): num
       hash = Math.imul(hash ^ mapped.charCodeAt(index), 0x01000193);
     }
   }
-  return hash >>> 0;
+  return mixHash(hash);
 }
 
 const asWritten = (word: string): string => word;
@@ -30,15 +30,17 @@ function buildKeyTable(
   names: readonly string[],
   stemWord: (word: string) => string,
   nameWords: readonly (readonly string[])[] | undefined,
-): { mask: number; slots: Int32Array } {
+): { mask: number; slots: Int32Array; hashes: Int32Array } {
   let capacity = 16;
   while (capacity < names.length * 4) capacity *= 2;
   const mask = capacity - 1;
   const slots = new Int32Array(capacity).fill(-1);
+  const hashes = new Int32Array(capacity);
   const insert = (hash: number, document: number): void => {
     let slot = hash & mask;
     while (slots[slot] !== -1) slot = (slot + 1) & mask;
     slots[slot] = document;
+    hashes[slot] = hash;
   };
   names.forEach((name, document) => {
     const words = nameWords?.[document] ?? tokenize(name);
@@ -48,7 +50,7 @@ function buildKeyTable(
     insert(plain, document);
     if (stemmed !== plain) insert(stemmed, document);
   });
-  return { mask, slots };
+  return { mask, slots, hashes };
 }
 
 export interface NameMatcher {
@@ -80,7 +82,7 @@ export function createNameMatcher(
   } = {},
 ): NameMatcher {
   const stemWord = options.queryStemWord ?? options.stemWord ?? stem;
-  const { mask, slots } = buildKeyTable(names, options.stemWord ?? stem, options.words);
+  const { mask, slots, hashes } = buildKeyTable(names, options.stemWord ?? stem, options.words);
   const keysOf = (words: readonly string[]): string[] => [words.join(''), words.map(stemWord).join('')];
 
   const lookup = (words: readonly string[], found: number[]): void => {
@@ -88,7 +90,7 @@ export function createNameMatcher(
     for (const hash of new Set([hashWords(words, asWritten), hashWords(words, stemWord)])) {
       for (let slot = hash & mask; slots[slot] !== -1; slot = (slot + 1) & mask) {
         const document = slots[slot]!;
-        if (found.includes(document)) continue;
+        if (hashes[slot] !== hash || found.includes(document)) continue;
         const keys = keysOf(tokenize(names[document]!));
         if (keys.some((key) => wanted.includes(key))) found.push(document);
       }

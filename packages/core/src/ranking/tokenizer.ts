@@ -106,6 +106,18 @@ const NON_ASCII = /[\u0080-\uffff]/;
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 
+/**
+ * Spreads a 32-bit hash over all its bits (MurmurHash3's finaliser), so that the low bits a
+ * power-of-two table uses do not cluster for similar words.
+ */
+export function mixHash(hash: number): number {
+  let mixed = hash ^ (hash >>> 16);
+  mixed = Math.imul(mixed, 0x85ebca6b);
+  mixed ^= mixed >>> 13;
+  mixed = Math.imul(mixed, 0xc2b2ae35);
+  return mixed ^ (mixed >>> 16);
+}
+
 /** The hash {@link scanAsciiWords} gives a (lowercase) word. */
 export function hashWord(word: string): number {
   let hash = FNV_OFFSET;

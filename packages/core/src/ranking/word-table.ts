@@ -1,4 +1,4 @@
-import { hashWord } from './tokenizer';
+import { hashWord, mixHash } from './tokenizer';
 
 /**
  * Words → small integers, looked up straight from a span of a text, so that indexing a catalog
@@ -63,7 +63,8 @@ export function createWordTable(): WordTable {
     get size() {
       return words.length;
     },
-    intern(text: string, start: number, end: number, hash: number): number {
+    intern(text: string, start: number, end: number, wordHash: number): number {
+      const hash = mixHash(wordHash);
       let slot = hash & mask;
       for (let entry = slots[slot]!; entry !== EMPTY; entry = slots[slot]!) {
         if (hashes[slot] === hash && sameWord(words[entry]!, text, start, end)) return entry;

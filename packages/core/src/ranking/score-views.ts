@@ -1,0 +1,155 @@
+import { createFuzzyMatcher, type FuzzyMatcher, maxEditsFor } from './fuzzy-matcher';
+import type { InvertedIndex } from './inverted-index';
+import { stem } from './stemmer';
+import { isStopword } from './stopwords';
+import { tokenize } from './tokenizer';
+
+/** A stopword in a request counts this much of a content word (it only matches tool names). */
+const STOPWORD_WEIGHT = 0.1;
+/** A word matched through a typo counts this much per edit (one edit: 0.5, two: 0.25). */
+const FUZZY_PENALTY = 0.5;
+/** At most this many catalog words (the closest) stand in for one unknown query word. */
+const MAX_FUZZY_VARIANTS = 3;
+/** Longer words are not fuzzy-matched (they are not typos of words, and deletions grow quadratically). */
+const MAX_FUZZY_LENGTH = 24;
+
+/** The raw scores of one view of a request (the whole request, or one of its parts). */
+export interface View {
+  /** Raw score per tool; only the tools `touched[0 .. count − 1]` are non-zero. */
+  readonly scores: Float64Array;
+  readonly touched: Int32Array;
+  count: number;
+  /** The raw score of a tool matching every word of the view once in its name. */
+  ideal: number;
+}
+
+interface Variant {
+  readonly term: number;
+  /** idf × typo penalty: the most this term adds to a tool's score, before the view's stopword factor. */
+  readonly weight: number;
+}
+
+export interface ViewScorer {
+  /**
+   * Scores several views of one request at once: each distinct word is looked up once for all
+   * the views it appears in. Call `release` when done.
+   */
+  score(texts: readonly string[]): View[];
+  /** Clears the views' buffers for the next request. */
+  release(views: readonly View[]): void;
+}
+
+/**
+ * Request scoring over a built index: words stemmed and deduplicated per view, stopwords
+ * down-weighted (at full weight when a view has nothing else), unknown words replaced by their
+ * closest catalog words, each word's saturated BM25F weights summed per tool.
+ */
+export function createViewScorer(
+  index: InvertedIndex,
+  options: { stemming: boolean; fuzzy: boolean; referenceWeight: number },
+): ViewScorer {
+  const pool: View[] = [];
+  const best = new Float64Array(index.size);
+  const bestTouched: number[] = [];
+  let fuzzyMatcher: FuzzyMatcher | undefined;
+  const frequency = (term: number): number => index.offsets[term + 1]! - index.offsets[term]!;
+
+  const variantsOf = (word: string, stop: boolean): Variant[] => {
+    const known = index.termIds.get(word);
+    if (known !== undefined && frequency(known) > 0) return [{ term: known, weight: index.idf[known]! }];
+    if (!options.fuzzy || stop || word.length > MAX_FUZZY_LENGTH) return [];
+    fuzzyMatcher ??= createFuzzyMatcher(index.terms);
+    const matches = fuzzyMatcher.lookup(word, maxEditsFor(word.length));
+    // Only the closest spellings stand in (as a spelling checker's suggestion would); among
+    // them, the more common words are the likelier intent.
+    const closest = matches[0]?.distance;
+    return matches
+      .filter((match) => match.distance === closest)
+      .sort((left, right) => frequency(right.index) - frequency(left.index) || left.index - right.index)
+      .slice(0, MAX_FUZZY_VARIANTS)
+      .map((match) => ({
+        term: match.index,
+        weight: index.idf[match.index]! * FUZZY_PENALTY ** match.distance,
+      }));
+  };
+
+  /** Adds `scale × weight` of each posting of `term` to a view. */
+  const addPostings = (view: View, term: number, scale: number): void => {
+    const { scores, touched } = view;
+    const end = index.offsets[term + 1]!;
+    for (let position = index.offsets[term]!; position < end; position++) {
+      const document = index.documents[position]!;
+      if (scores[document] === 0) touched[view.count++] = document;
+      scores[document]! += scale * index.weights[position]!;
+    }
+  };
+
+  return {
+    score(texts: readonly string[]): View[] {
+      const views = texts.map((_, slot): View => {
+        pool[slot] ??= {
+          scores: new Float64Array(index.size),
+          touched: new Int32Array(index.size),
+          count: 0,
+          ideal: 0,
+        };
+        const view = pool[slot]!;
+        view.ideal = 0;
+        return view;
+      });
+      // Each distinct (stemmed) word, with its weight factor in each view (0: absent).
+      const words = new Map<string, { stop: boolean; factors: number[] }>();
+      texts.forEach((text, view) => {
+        const tokens = tokenize(text);
+        const hasContent = tokens.some((token) => !isStopword(token));
+        for (const token of tokens) {
+          const stop = isStopword(token);
+          const word = options.stemming ? stem(token) : token;
+          let entry = words.get(word);
+          if (entry === undefined) {
+            entry = { stop, factors: texts.map(() => 0) };
+            words.set(word, entry);
+          }
+          entry.factors[view] = stop && hasContent ? STOPWORD_WEIGHT : 1;
+        }
+      });
+      for (const [word, { stop, factors }] of words) {
+        const variants = variantsOf(word, stop);
+        if (variants.length === 0) continue;
+        const strongest = Math.max(...variants.map((variant) => variant.weight));
+        factors.forEach((factor, slot) => {
+          if (factor === 0) return;
+          const view = views[slot]!;
+          view.ideal += factor * strongest * options.referenceWeight;
+          if (variants.length === 1) {
+            addPostings(view, variants[0]!.term, factor * variants[0]!.weight);
+            return;
+          }
+          // Several stand-ins for one word: a tool gets the best of them, never their sum.
+          for (const { term, weight } of variants) {
+            for (let position = index.offsets[term]!; position < index.offsets[term + 1]!; position++) {
+              const document = index.documents[position]!;
+              const value = weight * index.weights[position]!;
+              if (best[document] === 0) bestTouched.push(document);
+              if (value > best[document]!) best[document] = value;
+            }
+          }
+          for (const document of bestTouched) {
+            if (view.scores[document] === 0) view.touched[view.count++] = document;
+            view.scores[document]! += factor * best[document]!;
+            best[document] = 0;
+          }
+          bestTouched.length = 0;
+        });
+      }
+      return views;
+    },
+
+    release(views: readonly View[]): void {
+      for (const view of views) {
+        for (let position = 0; position < view.count; position++) view.scores[view.touched[position]!] = 0;
+        view.count = 0;
+      }
+    },
+  };
+}
