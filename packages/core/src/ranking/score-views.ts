@@ -50,7 +50,8 @@ export function createViewScorer(
 ): ViewScorer {
   const pool: View[] = [];
   const best = new Float64Array(index.size);
-  const bestTouched: number[] = [];
+  const bestTouched = new Int32Array(index.size);
+  let bestCount = 0;
   let fuzzyMatcher: FuzzyMatcher | undefined;
   const frequency = (term: number): number => index.offsets[term + 1]! - index.offsets[term]!;
 
@@ -130,16 +131,17 @@ export function createViewScorer(
             for (let position = index.offsets[term]!; position < index.offsets[term + 1]!; position++) {
               const document = index.documents[position]!;
               const value = weight * index.weights[position]!;
-              if (best[document] === 0) bestTouched.push(document);
+              if (best[document] === 0) bestTouched[bestCount++] = document;
               if (value > best[document]!) best[document] = value;
             }
           }
-          for (const document of bestTouched) {
+          for (let position = 0; position < bestCount; position++) {
+            const document = bestTouched[position]!;
             if (view.scores[document] === 0) view.touched[view.count++] = document;
             view.scores[document]! += factor * best[document]!;
             best[document] = 0;
           }
-          bestTouched.length = 0;
+          bestCount = 0;
         });
       }
       return views;
