@@ -18,6 +18,9 @@ export {
   SEARCH_TOOLS_NAME,
   toolSearchInstructions,
 } from './meta-tools';
+export type { Embedder, EmbeddingVector } from './ranking/embedder';
+export type { HybridRankerOptions } from './ranking/hybrid-ranker';
+export { createHybridRanker } from './ranking/hybrid-ranker';
 export type { FieldWeights, KeywordRanker, KeywordRankerOptions } from './ranking/keyword-ranker';
 export { createKeywordRanker } from './ranking/keyword-ranker';
 export { splitClauses } from './ranking/split-clauses';

@@ -1,0 +1,23 @@
+import type { MaybePromise } from '../types';
+
+/** One embedding: typed arrays from an offline model, plain arrays from an embedding API. */
+export type EmbeddingVector = Float32Array | Float64Array | Int8Array | readonly number[];
+
+/**
+ * Turns texts into vectors whose cosine says how alike the texts are. The hybrid ranker calls
+ * it once per catalog for the tools' texts (cached by text) and once per search for the
+ * parts of the query. It may answer synchronously (an offline model) or with a promise (an
+ * embedding API).
+ */
+export interface Embedder {
+  /**
+   * Names the model and every setting that changes its vectors (for example
+   * `openai:text-embedding-3-small`). Vectors are cached under it, so two embedders with the
+   * same id must give the same vectors.
+   */
+  readonly id: string;
+  /** The length of every vector, when known before the first call; the ranker checks it. */
+  readonly dimensions?: number;
+  /** One vector per text, in order. */
+  embed(texts: readonly string[]): MaybePromise<readonly EmbeddingVector[]>;
+}

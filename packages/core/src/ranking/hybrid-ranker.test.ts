@@ -1,0 +1,274 @@
+import { describe, expect, it, vi } from 'vitest';
+import { ToolSearchError } from '../errors';
+import type { MaybePromise, SearchResult, ToolDescriptor } from '../types';
+import type { Embedder } from './embedder';
+import { createHybridRanker, defaultToolText } from './hybrid-ranker';
+import { createKeywordRanker } from './keyword-ranker';
+import { tokenize } from './tokenizer';
+
+/**
+ * A tiny concept embedder: each word maps to a concept axis, so texts that share no word but
+ * share a concept ("umbrella" and "forecast" are both weather) are similar.
+ */
+const CONCEPTS: Record<string, number> = {
+  weather: 0,
+  forecast: 0,
+  umbrella: 0,
+  rain: 0,
+  money: 1,
+  currency: 1,
+  euros: 1,
+  dollars: 1,
+  convert: 1,
+  flight: 2,
+  flights: 2,
+  plane: 2,
+  airport: 2,
+  email: 3,
+  mail: 3,
+  inbox: 3,
+  message: 3,
+};
+const AXES = 5;
+
+/** The results of a search that must have answered synchronously. */
+function now(results: MaybePromise<readonly SearchResult[]>): readonly SearchResult[] {
+  if (results instanceof Promise) throw new Error('expected a synchronous answer');
+  return results;
+}
+
+function conceptVector(text: string): Float32Array {
+  const vector = new Float32Array(AXES);
+  for (const word of tokenize(text)) {
+    const axis = CONCEPTS[word];
+    vector[axis ?? AXES - 1]! += axis === undefined ? 0.05 : 1;
+  }
+  return vector;
+}
+
+function conceptEmbedder(overrides: Partial<Embedder> = {}): Embedder & { calls: string[][] } {
+  const calls: string[][] = [];
+  return {
+    id: 'concepts',
+    dimensions: AXES,
+    embed(texts) {
+      calls.push([...texts]);
+      return texts.map(conceptVector);
+    },
+    calls,
+    ...overrides,
+  };
+}
+
+const tools: ToolDescriptor[] = [
+  { name: 'get_forecast', description: 'The week ahead for a city.' },
+  { name: 'convert_currency', description: 'Converts an amount between currencies.' },
+  { name: 'search_flights', description: 'Finds flights between two airports.' },
+  { name: 'send_email', description: 'Sends an email to a recipient.' },
+  { name: 'create_invoice', description: 'Creates an invoice for a customer.' },
+];
+
+describe('createHybridRanker', () => {
+  it('finds a tool that shares no word with the request, through its embedding', () => {
+    const lexical = createKeywordRanker(tools).search('will I need an umbrella tomorrow in the rain?', {
+      topK: 5,
+    });
+    expect(lexical.map((result) => result.name)).not.toContain('get_forecast');
+    const ranker = createHybridRanker({ embedder: conceptEmbedder(), weight: 0.5 })(tools);
+    const results = ranker.search('will I need an umbrella tomorrow in the rain?', { topK: 3 });
+    expect(results).not.toBeInstanceOf(Promise);
+    expect(now(results)[0]!.name).toBe('get_forecast');
+  });
+
+  it('keeps scores in 0..1 and best first, and honours topK and minScore', () => {
+    const ranker = createHybridRanker({ embedder: conceptEmbedder(), weight: 0.5 })(tools);
+    const results = now(ranker.search('send mail about flights', { topK: 10 }));
+    expect(results.length).toBeGreaterThan(0);
+    for (const result of results) {
+      expect(result.score).toBeGreaterThan(0);
+      expect(result.score).toBeLessThanOrEqual(1);
+    }
+    expect([...results].sort((a, b) => b.score - a.score)).toEqual(results);
+    expect(ranker.search('send mail about flights', { topK: 1 })).toHaveLength(1);
+    const high = now(ranker.search('send mail about flights', { topK: 10, minScore: 0.5 }));
+    expect(high.every((result) => result.score >= 0.5)).toBe(true);
+    expect(ranker.search('send mail', { topK: 0 })).toEqual([]);
+  });
+
+  it('ranks a tool named exactly in the request first with score 1', () => {
+    const ranker = createHybridRanker({ embedder: conceptEmbedder(), weight: 0.9 })(tools);
+    const results = now(ranker.search('use create_invoice for the flight to Rome', { topK: 3 }));
+    expect(results[0]).toMatchObject({ name: 'create_invoice', score: 1 });
+  });
+
+  it('covers every part of a multi-part request', () => {
+    const ranker = createHybridRanker({ embedder: conceptEmbedder(), weight: 0.6 })(tools);
+    const results = now(
+      ranker.search('book a plane to the airport in Rome. Also change 200 euros into dollars', {
+        topK: 2,
+      }),
+    );
+    expect(results.map((result) => result.name).sort()).toEqual(['convert_currency', 'search_flights']);
+  });
+
+  it('with weight 0 ranks as the lexical ranker does', () => {
+    const ranker = createHybridRanker({ embedder: conceptEmbedder(), weight: 0 })(tools);
+    const lexical = createKeywordRanker(tools);
+    for (const query of ['send an email', 'flights between airports', 'convert currency and send email']) {
+      expect(ranker.search(query, { topK: 5 })).toEqual(lexical.search(query, { topK: 5 }));
+    }
+  });
+
+  it('embeds a catalog once, when built, and reuses vectors by text across catalogs', () => {
+    const embedder = conceptEmbedder();
+    const factory = createHybridRanker({ embedder });
+    const ranker = factory(tools);
+    expect(embedder.calls).toEqual([tools.map(defaultToolText)]);
+    ranker.search('umbrella', { topK: 2 });
+    ranker.search('umbrella', { topK: 2 });
+    // One call for the catalog, one for the query (the repeated query is cached).
+    expect(embedder.calls).toHaveLength(2);
+    const copies = tools.map((tool) => ({ ...tool }));
+    factory([...copies, { name: 'read_inbox', description: 'Reads new messages.' }]);
+    expect(embedder.calls).toHaveLength(3);
+    expect(embedder.calls[2]).toEqual([
+      defaultToolText({ name: 'read_inbox', description: 'Reads new messages.' }),
+    ]);
+  });
+
+  it('answers with a promise when the embedder is asynchronous, and waits for the catalog vectors', async () => {
+    const embedder = conceptEmbedder();
+    const asynchronous: Embedder = {
+      id: 'async-concepts',
+      embed: async (texts) => embedder.embed(texts),
+    };
+    const ranker = createHybridRanker({ embedder: asynchronous, weight: 0.5 })(tools);
+    const pending = ranker.search('umbrella and rain', { topK: 1 });
+    expect(pending).toBeInstanceOf(Promise);
+    expect((await pending)[0]!.name).toBe('get_forecast');
+  });
+
+  it('falls back to the lexical ranking when the embedder fails, reports it, and retries later', async () => {
+    let failing = true;
+    const errors: unknown[] = [];
+    const inner = conceptEmbedder();
+    const embedder: Embedder = {
+      id: 'flaky',
+      embed: async (texts) => {
+        if (failing) throw new Error('embedding service down');
+        return inner.embed(texts);
+      },
+    };
+    const ranker = createHybridRanker({ embedder, weight: 0.5, onError: (error) => errors.push(error) })(
+      tools,
+    );
+    const degraded = await ranker.search('send an email', { topK: 3 });
+    expect(degraded).toEqual(createKeywordRanker(tools).search('send an email', { topK: 3 }));
+    expect(errors).toHaveLength(1);
+    expect((errors[0] as Error).message).toBe('embedding service down');
+    expect(await ranker.search('umbrella', { topK: 3 })).toEqual([]);
+    failing = false;
+    expect((await ranker.search('umbrella', { topK: 1 }))[0]!.name).toBe('get_forecast');
+  });
+
+  it('reports vectors of the wrong count or length, or not finite, and answers lexically', () => {
+    for (const embed of [
+      (texts: readonly string[]) => texts.slice(1).map(conceptVector),
+      (texts: readonly string[]) => texts.map(() => new Float32Array(3)),
+      (texts: readonly string[]) => texts.map(() => [Number.NaN, 0, 0, 0, 0]),
+    ]) {
+      const onError = vi.fn();
+      const ranker = createHybridRanker({ embedder: { id: 'bad', dimensions: AXES, embed }, onError })(tools);
+      expect(ranker.search('send an email', { topK: 2 })).toEqual(
+        createKeywordRanker(tools).search('send an email', { topK: 2 }),
+      );
+      expect(onError).toHaveBeenCalled();
+      expect(ToolSearchError.isInstance(onError.mock.calls[0]![0])).toBe(true);
+    }
+  });
+
+  it('rejects bad options and bad queries with typed errors', () => {
+    const invalid = (run: () => unknown, code: string) => {
+      try {
+        run();
+      } catch (error) {
+        expect(ToolSearchError.isInstance(error) && error.code).toBe(code);
+        return;
+      }
+      throw new Error('expected a ToolSearchError');
+    };
+    invalid(() => createHybridRanker(undefined as never), 'INVALID_OPTIONS');
+    invalid(() => createHybridRanker({ embedder: {} as Embedder }), 'INVALID_OPTIONS');
+    invalid(() => createHybridRanker({ embedder: conceptEmbedder(), weight: 2 }), 'INVALID_OPTIONS');
+    invalid(() => createHybridRanker({ embedder: conceptEmbedder(), weight: Number.NaN }), 'INVALID_OPTIONS');
+    invalid(() => createHybridRanker({ embedder: conceptEmbedder(), similarityFloor: 1 }), 'INVALID_OPTIONS');
+    const ranker = createHybridRanker({ embedder: conceptEmbedder() })(tools);
+    invalid(() => ranker.search(42 as never), 'INVALID_INPUT');
+    invalid(() => ranker.search('x', { topK: -1 }), 'INVALID_OPTIONS');
+  });
+
+  it('handles empty, huge, unicode and prototype-named input', () => {
+    const odd: ToolDescriptor[] = [
+      ...tools,
+      { name: '__proto__', description: 'A tool with an unlucky name.' },
+      { name: 'constructor', description: 'Builds houses.' },
+    ];
+    const ranker = createHybridRanker({ embedder: conceptEmbedder() })(odd);
+    expect(ranker.search('', { topK: 5 })).toEqual([]);
+    expect(ranker.search('   ', { topK: 5 })).toEqual([]);
+    expect(Array.isArray(ranker.search('weather '.repeat(15_000), { topK: 5 }))).toBe(true);
+    expect(Array.isArray(ranker.search('天気予報 météo ☔', { topK: 5 }))).toBe(true);
+    expect(now(ranker.search('__proto__', { topK: 1 }))[0]!.name).toBe('__proto__');
+    expect(createHybridRanker({ embedder: conceptEmbedder() })([]).search('anything')).toEqual([]);
+  });
+
+  it.each([
+    ['spread over every dimension (scanned in full)', 0],
+    ['concentrated in a few directions (estimated in a subspace first)', 8],
+  ])('finds the best matches in a large catalog whose vectors are %s', (_, rank) => {
+    const size = 3_000;
+    const dimensions = 48;
+    let seed = 7;
+    const random = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed / 2 ** 32 - 0.5;
+    };
+    // Vectors are a mix of `rank` shared directions plus a small own part (or isotropic noise).
+    const directions = Array.from({ length: rank }, () => Float32Array.from({ length: dimensions }, random));
+    const vectors = new Map<string, Float32Array>();
+    const big: ToolDescriptor[] = Array.from({ length: size }, (_, index) => {
+      const vector = Float32Array.from({ length: dimensions }, () => random() * (rank > 0 ? 0.4 : 1));
+      for (const direction of directions) {
+        const amount = random() * 4;
+        for (let axis = 0; axis < dimensions; axis++) vector[axis]! += amount * direction[axis]!;
+      }
+      vectors.set(`tool${index}`, vector);
+      return { name: `tool${index}` };
+    });
+    const embedder: Embedder = {
+      id: `random-${rank}`,
+      dimensions,
+      embed: (texts) =>
+        texts.map((text) => {
+          const known = vectors.get(text);
+          if (known) return known;
+          // A query is a slightly noisy copy of the tool it names after "like".
+          const target = vectors.get(text.replace('like ', ''))!;
+          return target.map((value) => value + random() * 0.05);
+        }),
+    };
+    const ranker = createHybridRanker({
+      embedder,
+      weight: 1,
+      similarityFloor: -0.99,
+      toolText: (tool) => tool.name,
+      lexical: () => ({ search: () => [] }),
+    })(big);
+    let found = 0;
+    for (let index = 0; index < 50; index++) {
+      const results = now(ranker.search(`like tool${index * 37}`, { topK: 1 }));
+      if (results[0]?.name === `tool${index * 37}`) found++;
+    }
+    expect(found).toBe(50);
+  });
+});
