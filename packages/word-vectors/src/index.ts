@@ -1,1 +1,2 @@
-export {};
+export type { WordVectorEmbedder, WordVectorEmbedderOptions } from './word-vector-embedder';
+export { createWordVectorEmbedder } from './word-vector-embedder';

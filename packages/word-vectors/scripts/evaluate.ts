@@ -1,0 +1,62 @@
+/**
+ * Quality and speed of the hybrid ranker with the offline embedder against the default
+ * keyword ranker, in one run, on ../shared/eval (every set, per split) through the bench's
+ * quality harness:
+ *
+ *   pnpm --filter @tool-search/word-vectors run evaluate [--set metatool]... [--weight 0.15] [--splits] [--speed 1000,10000]
+ */
+import { parseArgs } from 'node:util';
+import { createHybridRanker, createKeywordRanker, type RankerFactory } from '@tool-search/core';
+import { EVAL_SET_NAMES, loadEvalSet } from '../../bench/src/quality/eval-data';
+import { type EvalReport, evaluateRanker } from '../../bench/src/quality/evaluate';
+import { formatQualityTable } from '../../bench/src/quality/format';
+import { formatSpeedTable, measureSpeed } from '../../bench/src/synthetic/speed';
+import { createWordVectorEmbedder } from '../src/index';
+
+const { values } = parseArgs({
+  options: {
+    set: { type: 'string', multiple: true },
+    weight: { type: 'string', multiple: true },
+    splits: { type: 'boolean', default: false },
+    speed: { type: 'string' },
+    queries: { type: 'string', default: '2000' },
+  },
+});
+
+const embedder = createWordVectorEmbedder();
+const rankers: { name: string; factory: RankerFactory }[] = [
+  { name: 'keyword', factory: (tools) => createKeywordRanker(tools) },
+  ...(values.weight ?? ['default']).map((weight) => ({
+    name: weight === 'default' ? 'hybrid' : `hybrid w=${weight}`,
+    factory: createHybridRanker({ embedder, ...(weight === 'default' ? {} : { weight: Number(weight) }) }),
+  })),
+];
+
+if (values.speed) {
+  const rows = [];
+  for (const size of values.speed.split(',').map(Number)) {
+    for (const ranker of rankers) {
+      rows.push(await measureSpeed({ ...ranker, size, queryCount: Number(values.queries) }));
+    }
+  }
+  console.log(formatSpeedTable(rows));
+} else {
+  const reports: EvalReport[] = [];
+  for (const name of values.set ?? EVAL_SET_NAMES) {
+    const set = await loadEvalSet(name);
+    for (const ranker of rankers) reports.push(await evaluateRanker(ranker, set));
+  }
+  console.log(formatQualityTable(reports, { splits: values.splits }));
+  const base = new Map(
+    reports.filter((report) => report.ranker === 'keyword').map((report) => [report.set, report]),
+  );
+  for (const report of reports) {
+    const reference = base.get(report.set);
+    if (report.ranker === 'keyword' || reference === undefined) continue;
+    const delta = (metric: 'ndcg10' | 'comp5') =>
+      (report.overall.metrics[metric] - reference.overall.metrics[metric]).toFixed(3);
+    console.log(
+      `${report.set} ${report.ranker}: ΔNDCG@10 ${delta('ndcg10')} ΔComp@5 ${delta('comp5')} (query ${report.queryMs.toFixed(3)} ms, build ${report.buildMs.toFixed(0)} ms)`,
+    );
+  }
+}
