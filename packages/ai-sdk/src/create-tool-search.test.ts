@@ -674,7 +674,7 @@ describe('request tools', () => {
 });
 
 describe('options forwarded to the engine', () => {
-  it('maxLoadedTools drops the oldest load, and the step sends what is left', async () => {
+  it('maxLoadedTools with no calls drops the oldest load, and the step sends what is left', async () => {
     const events: ToolSearchEvent[] = [];
     const toolSearch = createToolSearch({
       tools: createCatalog().tools,

@@ -45,7 +45,7 @@ export interface CreateToolSearchOptions<
   readonly ttl?: number;
   /** In-memory cap on threads (default 10,000; least recently used evicted first). */
   readonly maxThreads?: number;
-  /** Cap on loaded tools per thread; the oldest load goes first. */
+  /** Cap on loaded tools per thread; the least recently used (loaded or called) goes first. */
   readonly maxLoadedTools?: number;
   /** `requestContext` is what `forCall()` was given, else the call's `runtimeContext`. */
   readonly filter?: ToolFilter<Tool, REQUEST_CONTEXT>;

@@ -748,7 +748,7 @@ describe('ToolSearchProcessor', () => {
     expect(log).toEqual([]);
   });
 
-  it('maxLoadedTools: the oldest load goes first, and the rest keep their order', async () => {
+  it('maxLoadedTools: with no calls, the oldest load goes first, and the rest keep their order', async () => {
     const processor = new ToolSearchProcessor({ tools: sampleTools(), maxLoadedTools: 2 });
     const { agent, steps } = createAgent({
       processors: [processor],
@@ -761,6 +761,26 @@ describe('ToolSearchProcessor', () => {
     });
     await run(agent, 'generate', 'load three', { requestContext: threadContext('capped') });
     expect(steps.at(-1)).toEqual([S, L, 'sendEmail', 'createIssue']);
+    processor.dispose();
+  });
+
+  it('maxLoadedTools: a tool the model called counts as used, so the least recently used goes first', async () => {
+    const log: ExecutionLog = [];
+    const processor = new ToolSearchProcessor({ tools: sampleTools(log), maxLoadedTools: 2 });
+    const { agent, steps } = createAgent({
+      processors: [processor],
+      script: [
+        call('load_tool', { toolName: 'getWeather' }),
+        call('load_tool', { toolName: 'sendEmail' }),
+        call('getWeather', { city: 'Rome' }),
+        call('load_tool', { toolName: 'createIssue' }),
+        say(),
+      ],
+    });
+    await run(agent, 'generate', 'load, use, load', { requestContext: threadContext('lru') });
+    expect(log.map((entry) => entry.tool)).toEqual(['getWeather']);
+    // sendEmail was loaded after getWeather but never used since: it is the one evicted.
+    expect(steps.at(-1)).toEqual([S, L, 'getWeather', 'createIssue']);
     processor.dispose();
   });
 

@@ -64,7 +64,7 @@ export interface ToolSearchProcessorOptions<TStorage extends ToolSearchStorage =
   filter?: (args: ToolSearchFilterArgs) => boolean | Promise<boolean>;
   /** In-memory cap on threads (least recently used evicted first). @default 10_000 */
   maxThreads?: number;
-  /** Cap on loaded tools per thread; the oldest load goes first. Unbounded by default. */
+  /** Cap on loaded tools per thread; the least recently used goes first. Unbounded by default. */
   maxLoadedTools?: number;
   /** With 'context' storage: load results carry a receipt that a forged or edited message cannot reproduce. */
   signingSecret?: string;
@@ -249,9 +249,12 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
       const { toolCallId, toolName, providerExecuted } = call as Record<string, unknown>;
       if (typeof toolCallId !== 'string' || typeof toolName !== 'string' || providerExecuted === true)
         continue;
-      if (sent.has(toolName) || checked.has(toolCallId)) continue;
+      if (checked.has(toolCallId)) continue;
       checked.add(toolCallId);
-      refused.add(toolCallId);
+      // Mastra ran it: asking the guard records the use, so maxLoadedTools evicts the least
+      // recently used tool, as in the other adapters (which guard every call they execute).
+      if (sent.has(toolName)) await request.guard(toolName);
+      else refused.add(toolCallId);
     }
     if (refused.size === 0) return;
     for (const part of findErroredInvocations(args.messages, refused)) {
