@@ -1,3 +1,5 @@
+export type { AiSdkEmbedderOptions } from './ai-sdk-embedder';
+export { createAiSdkEmbedder } from './ai-sdk-embedder';
 export { composePrepareStep } from './compose-prepare-step';
 export type {
   MetaToolSet,

@@ -1,0 +1,129 @@
+import { createHybridRanker, type ToolDescriptor, ToolSearchError } from '@tool-search/core';
+import { MockEmbeddingModelV4 } from 'ai/test';
+import { describe, expect, it } from 'vitest';
+import { createAiSdkEmbedder } from './ai-sdk-embedder';
+
+/** Concept axes: texts about the same thing point the same way. */
+const AXES: Record<string, number> = {
+  weather: 0,
+  rain: 0,
+  forecast: 0,
+  money: 1,
+  currency: 1,
+  euros: 1,
+  email: 2,
+  mail: 2,
+};
+
+function vectorOf(text: string): number[] {
+  const vector = [0, 0, 0, 0.01];
+  for (const word of text.toLowerCase().match(/[a-z]+/g) ?? []) {
+    const axis = AXES[word];
+    if (axis !== undefined) vector[axis]! += 1;
+  }
+  return vector;
+}
+
+function mockModel(options: { maxEmbeddingsPerCall?: number; fail?: () => boolean } = {}) {
+  return new MockEmbeddingModelV4({
+    provider: 'mock-provider',
+    modelId: 'mock-embedding',
+    maxEmbeddingsPerCall: options.maxEmbeddingsPerCall ?? 100,
+    doEmbed: async ({ values }) => {
+      if (options.fail?.()) throw new Error('provider unavailable');
+      return { embeddings: values.map((value) => vectorOf(String(value))), warnings: [] };
+    },
+  });
+}
+
+const tools: ToolDescriptor[] = [
+  { name: 'get_forecast', description: 'Weather forecast for a city.' },
+  { name: 'convert_currency', description: 'Money conversion between currencies.' },
+  { name: 'send_email', description: 'Sends an email.' },
+];
+
+describe('createAiSdkEmbedder', () => {
+  it('embeds texts through embedMany, in order, as float32 vectors', async () => {
+    const model = mockModel();
+    const embedder = createAiSdkEmbedder({ model });
+    expect(embedder.id).toBe('ai-sdk:mock-provider:mock-embedding');
+    const vectors = await embedder.embed(['rain', 'euros', 'rain']);
+    expect(vectors).toEqual(['rain', 'euros', 'rain'].map((text) => Float32Array.from(vectorOf(text))));
+    expect(vectors[0]).toBeInstanceOf(Float32Array);
+    // One call, each distinct text once.
+    expect(model.doEmbedCalls.map((call) => call.values)).toEqual([['rain', 'euros']]);
+  });
+
+  it('batches a catalog into as many calls as the model allows, and never embeds a text twice', async () => {
+    const model = mockModel({ maxEmbeddingsPerCall: 2 });
+    const embedder = createAiSdkEmbedder({ model });
+    const texts = ['a weather', 'b rain', 'c money', 'd mail', 'e euros'];
+    await Promise.all([embedder.embed(texts), embedder.embed(['b rain', 'c money'])]);
+    expect(model.doEmbedCalls.map((call) => call.values)).toEqual([
+      ['a weather', 'b rain'],
+      ['c money', 'd mail'],
+      ['e euros'],
+    ]);
+    await embedder.embed(texts);
+    expect(model.doEmbedCalls).toHaveLength(3);
+  });
+
+  it('forgets the least recently used texts beyond cacheSize', async () => {
+    const model = mockModel();
+    const embedder = createAiSdkEmbedder({ model, cacheSize: 2 });
+    await embedder.embed(['one', 'two']);
+    await embedder.embed(['one']);
+    await embedder.embed(['three']);
+    await embedder.embed(['one', 'two']);
+    expect(model.doEmbedCalls.map((call) => call.values)).toEqual([['one', 'two'], ['three'], ['two']]);
+  });
+
+  it('passes dimensions to the model and names them in the id', async () => {
+    const model = mockModel();
+    const embedder = createAiSdkEmbedder({ model, dimensions: 4, id: undefined });
+    expect(embedder.id).toBe('ai-sdk:mock-provider:mock-embedding:4');
+    expect(embedder.dimensions).toBe(4);
+    await embedder.embed(['rain']);
+    expect(model.doEmbedCalls[0]!.values).toEqual(['rain']);
+    expect(createAiSdkEmbedder({ model, id: 'custom' }).id).toBe('custom');
+  });
+
+  it('rejects when the model fails, caches nothing, and succeeds on the next call', async () => {
+    let failing = true;
+    const model = mockModel({ fail: () => failing });
+    const embedder = createAiSdkEmbedder({ model, maxRetries: 0 });
+    await expect(embedder.embed(['rain'])).rejects.toThrow('provider unavailable');
+    failing = false;
+    expect((await embedder.embed(['rain']))[0]).toEqual(Float32Array.from(vectorOf('rain')));
+  });
+
+  it('rejects bad options with a typed error', () => {
+    expect(() => createAiSdkEmbedder({} as never)).toThrow(ToolSearchError);
+    expect(() => createAiSdkEmbedder({ model: mockModel(), cacheSize: -1 })).toThrow(ToolSearchError);
+  });
+
+  it('puts a real embedding model behind the hybrid ranker: the catalog is embedded once, each query once', async () => {
+    const model = mockModel();
+    const factory = createHybridRanker({ embedder: createAiSdkEmbedder({ model }), weight: 0.6 });
+    const ranker = factory(tools);
+    const results = await ranker.search('will it rain tomorrow?', { topK: 1 });
+    expect(results[0]?.name).toBe('get_forecast');
+    await ranker.search('will it rain tomorrow?', { topK: 1 });
+    factory(tools.map((tool) => ({ ...tool })));
+    await factory(tools).search('how many euros?', { topK: 1 });
+    // The catalog once, then one call per distinct query.
+    expect(model.doEmbedCalls).toHaveLength(3);
+  });
+
+  it('lets the ranker fall back to lexical results while the model is down', async () => {
+    const errors: unknown[] = [];
+    const model = mockModel({ fail: () => true });
+    const ranker = createHybridRanker({
+      embedder: createAiSdkEmbedder({ model, maxRetries: 0 }),
+      onError: (error) => errors.push(error),
+    })(tools);
+    const results = await ranker.search('send email', { topK: 1 });
+    expect(results[0]?.name).toBe('send_email');
+    expect(errors.length).toBeGreaterThan(0);
+  });
+});

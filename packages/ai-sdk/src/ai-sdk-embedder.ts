@@ -1,0 +1,118 @@
+import { type Embedder, ToolSearchError } from '@tool-search/core';
+import { type EmbeddingModel, embedMany } from 'ai';
+
+type EmbedManyOptions = Parameters<typeof embedMany>[0];
+
+export interface AiSdkEmbedderOptions {
+  /** Any AI SDK embedding model: `openai.embedding('text-embedding-3-small')`, Cohere, a local model, or a gateway id. */
+  readonly model: EmbeddingModel;
+  /** Ask the model for shorter vectors (models that support it, such as OpenAI's text-embedding-3). */
+  readonly dimensions?: number;
+  /** Names the vectors for caching (default `ai-sdk:<provider>:<modelId>`, plus `:<dimensions>`). */
+  readonly id?: string;
+  /** Texts whose vectors are kept, so a rebuilt catalog or a repeated query costs no call (default 10,000). */
+  readonly cacheSize?: number;
+  /** Passed to `embedMany`. */
+  readonly maxRetries?: number;
+  readonly maxParallelCalls?: number;
+  readonly headers?: Record<string, string>;
+  readonly providerOptions?: EmbedManyOptions['providerOptions'];
+}
+
+const DEFAULT_CACHE_SIZE = 10_000;
+
+function modelId(model: EmbeddingModel): string {
+  if (typeof model === 'string') return model;
+  return `${model.provider}:${model.modelId}`;
+}
+
+/**
+ * An {@link Embedder} over an AI SDK embedding model, for the hybrid ranker: texts go to the
+ * model through `embedMany` (which splits them into as many calls as the model allows), only
+ * texts not seen before are sent, texts requested twice at once are sent once, and vectors
+ * are kept as float32 by text.
+ */
+export function createAiSdkEmbedder(options: AiSdkEmbedderOptions): Embedder {
+  if (
+    typeof options !== 'object' ||
+    options === null ||
+    options.model === undefined ||
+    options.model === null
+  ) {
+    throw new ToolSearchError('INVALID_OPTIONS', 'createAiSdkEmbedder needs { model }');
+  }
+  const { model, dimensions } = options;
+  const cacheSize = options.cacheSize ?? DEFAULT_CACHE_SIZE;
+  if (typeof cacheSize !== 'number' || !(cacheSize >= 0)) {
+    throw new ToolSearchError('INVALID_OPTIONS', `cacheSize must be a number ≥ 0, got ${String(cacheSize)}`);
+  }
+  const id = options.id ?? `ai-sdk:${modelId(model)}${dimensions === undefined ? '' : `:${dimensions}`}`;
+  /** Least recently used first. */
+  const cache = new Map<string, Float32Array>();
+  const inFlight = new Map<string, Promise<Float32Array>>();
+
+  const remember = (text: string, vector: Float32Array): void => {
+    cache.delete(text);
+    cache.set(text, vector);
+    while (cache.size > cacheSize) cache.delete(cache.keys().next().value as string);
+  };
+
+  const request = (texts: readonly string[]): void => {
+    const call = embedMany({
+      model,
+      values: [...texts],
+      ...(dimensions === undefined ? {} : { dimensions }),
+      ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+      ...(options.maxParallelCalls === undefined ? {} : { maxParallelCalls: options.maxParallelCalls }),
+      ...(options.headers === undefined ? {} : { headers: options.headers }),
+      ...(options.providerOptions === undefined ? {} : { providerOptions: options.providerOptions }),
+    }).then(({ embeddings }) => {
+      if (embeddings.length !== texts.length) {
+        throw new ToolSearchError(
+          'INVALID_OPTIONS',
+          `the embedding model returned ${embeddings.length} vectors for ${texts.length} texts`,
+        );
+      }
+      return embeddings.map((embedding) => Float32Array.from(embedding));
+    });
+    texts.forEach((text, position) => {
+      const vector = call.then((vectors) => vectors[position]!);
+      inFlight.set(text, vector);
+      vector.then(
+        (value) => {
+          if (inFlight.get(text) === vector) inFlight.delete(text);
+          remember(text, value);
+        },
+        () => {
+          if (inFlight.get(text) === vector) inFlight.delete(text);
+        },
+      );
+    });
+  };
+
+  return {
+    id,
+    ...(dimensions === undefined ? {} : { dimensions }),
+    async embed(texts: readonly string[]): Promise<Float32Array[]> {
+      if (!Array.isArray(texts))
+        throw new ToolSearchError('INVALID_INPUT', 'embed expects an array of texts');
+      const missing = [
+        ...new Set(
+          texts.filter((text) => !cache.has(String(text)) && !inFlight.has(String(text))).map(String),
+        ),
+      ];
+      if (missing.length > 0) request(missing);
+      return Promise.all(
+        texts.map((raw) => {
+          const text = String(raw);
+          const known = cache.get(text);
+          if (known !== undefined) {
+            remember(text, known);
+            return known;
+          }
+          return inFlight.get(text)!;
+        }),
+      );
+    },
+  };
+}
