@@ -3,15 +3,17 @@
  * pnpm bench -- --quick            a subsample in under a minute; writes .reports/benchmarks-quick.md
  * pnpm bench -- --tools FILE --queries FILE
  *                                  your own catalog: quality and the topK × minScore table
- * Options: --max-queries N, --scan-max-queries N, --parallel N, --out FILE, --json FILE.
+ * Options: --max-queries N, --scan-max-queries N, --parallel N, --out FILE, --json FILE,
+ * --from-json FILE (write the report again from the figures a run saved with --json).
  */
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fullConfig, ownConfig, quickConfig } from './configs';
 import { createProgress } from './progress';
 import { REPO_ROOT } from './quality/eval-data';
 import { consoleSummary } from './report/console';
-import { runBench } from './run-bench';
+import { type BenchResults, runBench } from './run-bench';
 import { defaultOutput, writeReport } from './write-report';
 
 const { values } = parseArgs({
@@ -25,13 +27,14 @@ const { values } = parseArgs({
     parallel: { type: 'string' },
     out: { type: 'string' },
     json: { type: 'string' },
+    'from-json': { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
 
 if (values.help) {
   console.log(
-    'pnpm bench [-- --quick | --tools FILE --queries FILE] [--max-queries N] [--scan-max-queries N] [--parallel N] [--out FILE] [--json FILE]',
+    'pnpm bench [-- --quick | --tools FILE --queries FILE] [--max-queries N] [--scan-max-queries N] [--parallel N] [--out FILE] [--json FILE] [--from-json FILE]',
   );
   process.exit(0);
 }
@@ -69,13 +72,16 @@ const config =
           ...(parallel ? { parallel } : {}),
         });
 
+// --from-json: write the report again from a run's saved figures (no measuring).
 const progress = createProgress();
-const results = await runBench(config, progress);
+const results: BenchResults = values['from-json']
+  ? (JSON.parse(await readFile(callerPath(values['from-json']), 'utf8')) as BenchResults)
+  : await runBench(config, progress);
 progress.end();
 const written = await writeReport(results, {
   markdown: values.out
     ? callerPath(values.out)
-    : defaultOutput(REPO_ROOT, results.mode, config.sources[0]?.name),
+    : defaultOutput(REPO_ROOT, results.mode, results.quality.sets[0]?.name),
   ...(values.json ? { json: callerPath(values.json) } : {}),
 });
 console.log(consoleSummary(results, written));

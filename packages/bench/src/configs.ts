@@ -29,25 +29,29 @@ export function fullConfig(
       peerTimeoutMs: 30_000,
       seed: 1,
       isolate: true,
+      measureMemory: true,
     },
     steps: { size: 1_000, iterations: 2_000, warmup: 200, slowIterations: 40, redis: hasRedisServer() },
   };
 }
 
-/** `pnpm bench -- --quick`: a deterministic subsample of everything, under a minute; never writes docs/. */
+/**
+ * `pnpm bench -- --quick`: a deterministic subsample of everything (30 queries per set, the 1k
+ * catalog, no memory figure), under a minute; never writes docs/.
+ */
 export function quickConfig(options: { parallel?: number; redis?: boolean } = {}): BenchConfig {
   return {
     mode: 'quick',
     sources: evalSources(),
-    maxQueries: 40,
+    maxQueries: 30,
     scanMaxQueries: undefined,
     parallel: options.parallel ?? defaultParallel(),
-    choose: { sets: ['bfcl'], maxQueries: 60 },
+    choose: { sets: ['bfcl'], maxQueries: 40 },
     tokenSizes: [50, 200, 1_000],
     speed: {
       sizes: [1_000],
-      runs: () => 2,
-      queries: () => 300,
+      runs: () => 1,
+      queries: () => 200,
       warmup: 30,
       buildBudgetMs: 2_000,
       queryBudgetMs: 2_000,
@@ -55,6 +59,7 @@ export function quickConfig(options: { parallel?: number; redis?: boolean } = {}
       peerTimeoutMs: 30_000,
       seed: 1,
       isolate: false,
+      measureMemory: false,
     },
     steps: {
       size: 1_000,

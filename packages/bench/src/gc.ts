@@ -20,8 +20,12 @@ export function fullGc(): void {
   collect();
 }
 
-/** Heap in use after a full collection. */
-export function settledHeap(): number {
+/**
+ * Memory in use after a full collection: the JS heap plus memory outside it held by JS objects
+ * (ArrayBuffers and typed arrays, where an index may keep its postings), which `heapUsed` omits.
+ */
+export function settledMemory(): number {
   fullGc();
-  return process.memoryUsage().heapUsed;
+  const usage = process.memoryUsage();
+  return usage.heapUsed + usage.external;
 }

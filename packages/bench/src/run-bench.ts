@@ -56,6 +56,7 @@ export interface BenchResults {
       jobTimeoutMs: number;
       peerTimeoutMs: number;
       isolate: boolean;
+      measureMemory: boolean;
     } | null;
     readonly steps: StepPlan | null;
     readonly chooseMaxQueries: number | undefined;
@@ -175,6 +176,7 @@ export async function runBench(config: BenchConfig, progress?: Progress): Promis
             jobTimeoutMs: speedPlan.jobTimeoutMs,
             peerTimeoutMs: speedPlan.peerTimeoutMs,
             isolate: speedPlan.isolate,
+            measureMemory: speedPlan.measureMemory,
           }
         : null,
       steps: stepPlan,

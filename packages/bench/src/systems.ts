@@ -67,21 +67,29 @@ async function sequential<T>(queries: readonly string[], run: (query: string) =>
 
 const withoutScores = (names: readonly string[]) => names.map((name) => ({ name, score: Number.NaN }));
 
-/** Our engine: `createToolSearchEngine` → `startRequest()` → `searchTools({ query })`, as every adapter calls it. */
-function engineSystem(id: 'ours' | 'ours-hybrid', label: string, ranker?: RankerFactory): SearchSystem {
+/**
+ * Our engine: `createToolSearchEngine` → `startRequest()` → `searchTools({ query })`, as every
+ * adapter calls it. `makeRanker` gives a fresh ranker factory per build (the hybrid one caches
+ * tool vectors per factory, and a rebuild from that cache is not what a first build costs).
+ */
+function engineSystem(
+  id: 'ours' | 'ours-hybrid',
+  label: string,
+  makeRanker?: () => RankerFactory,
+): SearchSystem {
   return {
     id,
     label,
-    packageName: '@tool-search/core',
+    packageName: makeRanker ? '@tool-search/core + word-vectors' : '@tool-search/core',
     version: versionOf('@tool-search/core'),
-    drivenAs: `createToolSearchEngine({ catalog${ranker ? ', ranker: createHybridRanker(…)' : ''} }).startRequest().searchTools({ query })`,
+    drivenAs: `createToolSearchEngine({ catalog${makeRanker ? ', ranker: createHybridRanker({ embedder: createWordVectorEmbedder() })' : ''} }).startRequest().searchTools({ query })`,
     scansCatalog: false,
     prepare: async (tools) => tools.map((descriptor): CatalogEntry<null> => ({ descriptor, tool: null })),
     async build(prepared, _tools, options) {
       const engine = createToolSearchEngine({
         catalog: prepared as CatalogEntry<null>[],
         search: { topK: options.topK, minScore: options.minScore ?? 0 },
-        ...(ranker ? { ranker } : {}),
+        ...(makeRanker ? { ranker: makeRanker() } : {}),
       });
       const request = engine.startRequest({ threadId: 'bench' });
       const search = async (query: string) =>
@@ -97,11 +105,13 @@ function engineSystem(id: 'ours' | 'ours-hybrid', label: string, ranker?: Ranker
 }
 
 /**
- * The hybrid ranker, once core exports `createHybridRanker` and word-vectors exports
- * `createWordVectorEmbedder`; undefined until then (the report says so).
+ * The hybrid ranker (keyword + the offline word vectors), when core exports `createHybridRanker`
+ * and word-vectors `createWordVectorEmbedder`; undefined otherwise (the report says so).
  */
-async function hybridRankerFactory(): Promise<RankerFactory | undefined> {
-  const createHybridRanker = (core as Record<string, unknown>).createHybridRanker;
+async function hybridRanker(): Promise<(() => RankerFactory) | undefined> {
+  const createHybridRanker = (core as Record<string, unknown>).createHybridRanker as
+    | ((options: { embedder: unknown }) => RankerFactory)
+    | undefined;
   if (typeof createHybridRanker !== 'function') return undefined;
   let wordVectors: Record<string, unknown>;
   try {
@@ -109,10 +119,9 @@ async function hybridRankerFactory(): Promise<RankerFactory | undefined> {
   } catch {
     return undefined;
   }
-  const createWordVectorEmbedder = wordVectors.createWordVectorEmbedder;
+  const createWordVectorEmbedder = wordVectors.createWordVectorEmbedder as (() => unknown) | undefined;
   if (typeof createWordVectorEmbedder !== 'function') return undefined;
-  const embedder = createWordVectorEmbedder();
-  return (tools) => createHybridRanker({ tools, embedder });
+  return () => createHybridRanker({ embedder: createWordVectorEmbedder() });
 }
 
 // The peers load their framework only when used, so a worker measuring one system loads one.
@@ -178,7 +187,7 @@ const bm25: SearchSystem = {
 
 /** Every system this installation can run, ours first; the hybrid one only when its packages export it. */
 export async function availableSystems(): Promise<SearchSystem[]> {
-  const hybrid = await hybridRankerFactory();
+  const hybrid = await hybridRanker();
   return [
     engineSystem('ours', 'tool-search (keyword)'),
     ...(hybrid ? [engineSystem('ours-hybrid', 'tool-search (hybrid)', hybrid)] : []),

@@ -49,7 +49,7 @@ function speedCharts(results: BenchResults): Chart[] {
   const sizes = [...new Set(results.speed.map((row) => row.tools))];
   const ids = [...new Set(results.speed.map((row) => row.systemId))];
   const series = systemSeries(results, ids);
-  const value = (key: 'medianQueryMs' | 'buildMs' | 'heapBytesPerTool') =>
+  const value = (key: 'medianQueryMs' | 'buildMs' | 'memoryBytesPerTool') =>
     series.map((system) =>
       sizes.map(
         (size) =>
@@ -57,7 +57,8 @@ function speedCharts(results: BenchResults): Chart[] {
       ),
     );
   const x = sizes.map(sizeLabel);
-  return [
+  const memory = value('memoryBytesPerTool');
+  const charts: Chart[] = [
     {
       file: 'speed-query.svg',
       title: 'Median search latency by catalog size',
@@ -85,21 +86,25 @@ function speedCharts(results: BenchResults): Chart[] {
         log: true,
       }),
     },
-    {
+  ];
+  if (memory.flat().some(Number.isFinite)) {
+    charts.push({
       file: 'memory.svg',
-      title: 'Heap held per catalog tool',
+      title: 'Memory held per catalog tool',
       svg: barChart({
-        title: 'Heap held per catalog tool',
-        subtitle: 'after a full GC, the tool objects themselves excluded; lower is better',
+        title: 'Memory held per catalog tool',
+        subtitle:
+          'JS heap + array buffers after a full GC, the tool objects themselves excluded; lower is better',
         unit: 'bytes per tool',
         groups: x,
         series,
         values: sizes.map((_, sizeIndex) =>
-          value('heapBytesPerTool').map((list) => list[sizeIndex] ?? Number.NaN),
+          value('memoryBytesPerTool').map((list) => list[sizeIndex] ?? Number.NaN),
         ),
       }),
-    },
-  ];
+    });
+  }
+  return charts;
 }
 
 function stepChart(results: BenchResults): Chart[] {

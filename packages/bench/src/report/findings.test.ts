@@ -31,7 +31,7 @@ const speed = (systemId: SpeedRow['systemId'], buildMs: number, medianQueryMs: n
   medianQueryMs,
   p99QueryMs: medianQueryMs * 3,
   queriesTimed: 1000,
-  heapBytesPerTool: 500,
+  memoryBytesPerTool: 500,
 });
 
 function results(): BenchResults {

@@ -52,8 +52,13 @@ export function headlines(results: BenchResults): string[] {
           (entry) =>
             `${entry.system.label} ${ms(entry.row!.medianQueryMs)} (${ratio(entry.row!.medianQueryMs / mine.medianQueryMs)})`,
         );
+      const hybrid = speedRow(results, 'ours-hybrid', size);
+      const hybridText =
+        hybrid && Number.isFinite(hybrid.medianQueryMs)
+          ? ` (hybrid ${ms(hybrid.medianQueryMs)}, built in ${ms(hybrid.buildMs)})`
+          : '';
       lines.push(
-        `**Search latency at ${integer(size)} tools** (median): ours ${ms(mine.medianQueryMs)}; ${others.join(', ')}. Build ${ms(mine.buildMs)}, ${bytes(mine.heapBytesPerTool)} of heap per tool.`,
+        `**Search latency at ${integer(size)} tools** (median): ours ${ms(mine.medianQueryMs)}${hybridText}; ${others.join(', ')}. Build ${ms(mine.buildMs)}${Number.isFinite(mine.memoryBytesPerTool) ? `, ${bytes(mine.memoryBytesPerTool)} of memory per tool` : ''}.`,
       );
     }
   }
@@ -131,8 +136,8 @@ export function peerWins(results: BenchResults): string[] {
         faster.push(`answers a search in ${ms(row.medianQueryMs)} vs ${ms(mine.medianQueryMs)} (median)`);
       if (row.p99QueryMs < mine.p99QueryMs && row.queriesTimed >= 100)
         faster.push(`p99 ${ms(row.p99QueryMs)} vs ${ms(mine.p99QueryMs)}`);
-      if (row.heapBytesPerTool < mine.heapBytesPerTool)
-        faster.push(`holds ${bytes(row.heapBytesPerTool)} per tool vs ${bytes(mine.heapBytesPerTool)}`);
+      if (row.memoryBytesPerTool < mine.memoryBytesPerTool)
+        faster.push(`holds ${bytes(row.memoryBytesPerTool)} per tool vs ${bytes(mine.memoryBytesPerTool)}`);
       if (faster.length > 0) lines.push(`At ${integer(size)} tools, ${name} ${faster.join(', ')}.`);
     }
   }

@@ -13,6 +13,7 @@ export const metric = (value: number): string =>
 export function ms(value: number): string {
   if (!Number.isFinite(value)) return 'n/a';
   if (value >= 10_000) return `${(value / 1000).toFixed(1)} s`;
+  if (value >= 1_000) return `${(value / 1000).toFixed(2)} s`;
   if (value >= 100) return `${value.toFixed(0)} ms`;
   if (value >= 10) return `${value.toFixed(1)} ms`;
   if (value >= 1) return `${value.toFixed(2)} ms`;
@@ -34,7 +35,7 @@ export const integer = (value: number): string =>
 export const bytes = (value: number): string =>
   !Number.isFinite(value)
     ? 'n/a'
-    : value >= 10_240
+    : value >= 1024
       ? `${(value / 1024).toFixed(1)} kB`
       : `${Math.round(value)} B`;
 
@@ -43,7 +44,8 @@ export const percent = (value: number): string =>
 
 export function duration(valueMs: number): string {
   const seconds = Math.round(valueMs / 1000);
-  return seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+  if (seconds < 60) return `${seconds} s`;
+  return seconds % 60 === 0 ? `${seconds / 60} min` : `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
 }
 
 /** A markdown table; `align` per column ('l' or 'r'). */

@@ -161,35 +161,52 @@ function speedSection(results: BenchResults, charts: Map<string, Chart>, chartDi
     const mine = results.speed.find((entry) => entry.systemId === 'ours' && entry.tools === row.tools);
     const versus = (value: number, base: number | undefined) =>
       row.systemId === 'ours' || base === undefined ? '' : ` (${ratio(value / base)})`;
+    if (row.stopped) return [label(row.systemId), integer(row.tools), row.stopped, '—', '—', '0', '—'];
     return [
       label(row.systemId),
       integer(row.tools),
-      row.stopped ? `${row.stopped}` : `${ms(row.buildMs)}${versus(row.buildMs, mine?.buildMs)}`,
+      `${ms(row.buildMs)}${versus(row.buildMs, mine?.buildMs)}`,
       `${ms(row.medianQueryMs)}${versus(row.medianQueryMs, mine?.medianQueryMs)}`,
       row.queriesTimed >= 100 ? ms(row.p99QueryMs) : `${ms(row.p99QueryMs)} (max of ${row.queriesTimed})`,
       integer(row.queriesTimed),
-      bytes(row.heapBytesPerTool),
+      bytes(row.memoryBytesPerTool),
     ];
   });
+  const notes: string[] = [];
+  for (const row of results.speed.filter((entry) => entry.stopped)) {
+    const earlier = results.speed
+      .filter((entry) => entry.systemId === row.systemId && !entry.stopped && entry.tools < row.tools)
+      .sort((left, right) => left.tools - right.tools);
+    const [first, last] = [earlier[0], earlier.at(-1)];
+    const growth =
+      first && last && last.tools > first.tools
+        ? ` Its build took ${ms(first.buildMs)} at ${integer(first.tools)} tools and ${ms(last.buildMs)} at ${integer(last.tools)} (${ratio(last.buildMs / first.buildMs)} for a ${ratio(last.tools / first.tools)} catalog).`
+        : '';
+    notes.push(`- ${label(row.systemId)} at ${integer(row.tools)} tools: ${row.stopped}.${growth}`);
+  }
   return [
     '## Speed and memory',
     '',
     `Synthetic catalogs from a seeded generator (\`src/synthetic/catalog.ts\`: realistic names in mixed styles, one to three sentences, one to six parameters), of ${plan.sizes.map(integer).join(', ')} tools, with generated requests. ` +
       (plan.isolate
         ? 'Each system and size is measured alone, in a fresh worker thread. '
-        : 'Each system and size is measured alone, in this thread (the quick run; heap figures are rougher). ') +
+        : 'Each system and size is measured alone, in this thread (the quick run). ') +
       '**Build**: from the user\u2019s tool objects to the first search that can run (the median of several builds; fewer at 100k). ' +
       `**Search**: one \`search_tools\` call as the model makes it, topK 5 (every system\u2019s default), timed one by one after a warm-up; at most ${duration(plan.queryBudgetMs)} of searches per measurement, so a slow system is timed on fewer. ` +
-      `**Heap per tool**: heap held by the built system after a full GC, beyond the tool objects themselves. ${plan.isolate ? `A peer\u2019s measurement still running after ${duration(plan.peerTimeoutMs)} is stopped (ours: ${duration(plan.jobTimeoutMs)}). ` : ''}Ratios in brackets are against ours (above 1× is slower than ours).`,
+      (plan.measureMemory
+        ? '**Memory per tool**: what the built system holds after a full GC (JS heap plus array buffers, where an index may keep its postings), beyond the tool objects themselves. '
+        : '') +
+      `${plan.isolate ? `A peer\u2019s measurement still running after ${duration(plan.peerTimeoutMs)} is stopped (ours: ${duration(plan.jobTimeoutMs)}). ` : ''}Ratios in brackets are against ours (above 1× is slower than ours).`,
     '',
     ...chartImage(charts.get('speed-query.svg'), chartDir),
     ...chartImage(charts.get('speed-build.svg'), chartDir),
     table(
-      ['system', 'tools', 'build', 'search, median', 'search, p99', 'searches timed', 'heap per tool'],
+      ['system', 'tools', 'build', 'search, median', 'search, p99', 'searches timed', 'memory per tool'],
       rows,
       'lrrrrrr',
     ),
     '',
+    ...(notes.length > 0 ? [...notes, ''] : []),
     ...chartImage(charts.get('memory.svg'), chartDir),
     'The AI SDK\u2019s `toolSearch()` keeps no index: each search tokenises every deferred tool\u2019s name and description, inside a `generateText` step (its only entry point), so its search time includes that step. Mastra\u2019s processor builds a BM25 index whose build recomputes the average document length after every added tool, and it looks each result up by scanning the catalog; both grow with the catalog.',
     '',

@@ -77,9 +77,8 @@ function frame(title: string, height: number, body: string[], subtitle?: string)
     .join('\n');
 }
 
-function axis(scale: Scale, height: number, unit: string): string[] {
+function axis(scale: Scale, bottom: number, unit: string): string[] {
   const lines: string[] = [];
-  const bottom = height - MARGIN.bottom;
   for (const tick of scale.ticks) {
     const y = scale.toY(tick).toFixed(1);
     lines.push(
@@ -139,15 +138,17 @@ export function barChart(options: {
   /** Mark a missing value (NaN) with "n/a" (default) or leave its place empty. */
   markMissing?: boolean;
 }): string {
-  const height = options.height ?? 340;
+  // A second line under a category takes room from the plot, not from the legend.
+  const extraLines = Math.max(0, ...options.groups.map((group) => group.split('\n').length - 1));
+  const height = (options.height ?? 340) + extraLines * 13;
   const top = MARGIN.top + 8;
-  const bottom = height - MARGIN.bottom;
+  const bottom = height - MARGIN.bottom - extraLines * 13;
   const finite = options.values.flat().filter((value) => Number.isFinite(value) && value > 0);
   const max = finite.length > 0 ? Math.max(...finite) : 1;
   const scale = options.log
     ? logScale(finite.length > 0 ? Math.min(...finite) : 1, max, top, bottom)
     : linearScale(max, top, bottom);
-  const body = axis(scale, height, options.unit);
+  const body = axis(scale, bottom, options.unit);
   const plotWidth = WIDTH - MARGIN.left - MARGIN.right;
   const groupWidth = plotWidth / Math.max(1, options.groups.length);
   const barWidth = Math.min(34, (groupWidth * 0.8) / Math.max(1, options.series.length));
@@ -197,7 +198,7 @@ export function lineChart(options: {
   const scale = options.log
     ? logScale(finite.length > 0 ? Math.min(...finite) : 1, max, top, bottom)
     : linearScale(max, top, bottom);
-  const body = axis(scale, height, options.unit);
+  const body = axis(scale, bottom, options.unit);
   const plotWidth = WIDTH - MARGIN.left - MARGIN.right;
   const step = plotWidth / Math.max(1, options.x.length);
   const xOf = (index: number) => MARGIN.left + step * (index + 0.5);

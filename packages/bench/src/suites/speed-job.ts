@@ -1,4 +1,4 @@
-import { settledHeap } from '../gc';
+import { settledMemory } from '../gc';
 import { generateCatalog, generateQueries } from '../synthetic/catalog';
 import { type BuiltSystem, type SystemId, systemById } from '../systems';
 
@@ -16,6 +16,8 @@ export interface SpeedJob {
   readonly warmup: number;
   /** Stop warming up, then timing, queries after this long each (the slow peers at large sizes). */
   readonly queryBudgetMs: number;
+  /** Measure the memory held (two full GCs around each build; the quick run skips them). */
+  readonly measureMemory: boolean;
 }
 
 export interface SpeedRow {
@@ -28,8 +30,8 @@ export interface SpeedRow {
   readonly p99QueryMs: number;
   /** Queries actually timed (fewer than asked when the budget ran out). */
   readonly queriesTimed: number;
-  /** Heap the built system holds beyond the user's own tool objects. */
-  readonly heapBytesPerTool: number;
+  /** Memory (JS heap + array buffers) the built system holds beyond the user's own tool objects. */
+  readonly memoryBytesPerTool: number;
   /** Set when the measurement was cut short (a build past its time limit). */
   readonly stopped?: string;
 }
@@ -40,7 +42,7 @@ const quantile = (sorted: readonly number[], q: number): number =>
 /**
  * Times a system as its users meet it: the build (from their tool objects to the first query
  * that can run), then one search per query at the systems' shared default topK of 5, and the
- * heap the built system holds (after a full GC, its tool objects excluded).
+ * memory the built system holds (after a full GC, its tool objects excluded).
  */
 export async function runSpeedJob(
   job: SpeedJob,
@@ -64,11 +66,11 @@ export async function runSpeedJob(
   for (let run = 0; run < job.runs; run++) {
     await built?.dispose?.();
     built = undefined;
-    const before = settledHeap();
+    const before = job.measureMemory ? settledMemory() : 0;
     const start = performance.now();
     built = await system.build(prepared, tools, { topK: 5 });
     builds.push(performance.now() - start);
-    heapBytes = settledHeap() - before;
+    heapBytes = job.measureMemory ? settledMemory() - before : Number.NaN;
     onProgress(run + 1);
     if (builds.reduce((sum, time) => sum + time, 0) > job.buildBudgetMs) break;
   }
@@ -97,6 +99,6 @@ export async function runSpeedJob(
     medianQueryMs: quantile(times, 0.5),
     p99QueryMs: quantile(times, 0.99),
     queriesTimed: times.length,
-    heapBytesPerTool: Math.max(0, heapBytes) / job.size,
+    memoryBytesPerTool: Number.isNaN(heapBytes) ? Number.NaN : Math.max(0, heapBytes) / job.size,
   };
 }

@@ -17,6 +17,7 @@ export interface SpeedPlan {
   readonly jobTimeoutMs: number;
   readonly peerTimeoutMs: number;
   readonly seed: number;
+  readonly measureMemory: boolean;
 }
 
 /**
@@ -46,6 +47,7 @@ export async function runSpeedSuite(options: {
         warmup: plan.warmup,
         buildBudgetMs: plan.buildBudgetMs,
         queryBudgetMs: plan.queryBudgetMs,
+        measureMemory: plan.measureMemory,
       };
       options.progress?.update(rows.length, `${system.label}, ${size.toLocaleString('en-US')} tools`);
       if (options.isolate === false) {
@@ -53,10 +55,14 @@ export async function runSpeedSuite(options: {
         continue;
       }
       const timeoutMs = system.id.startsWith('ours') ? plan.jobTimeoutMs : plan.peerTimeoutMs;
+      let builds = 0;
       const outcome = await runInFreshWorker<SpeedJob, SpeedRow>({
         workerUrl: new URL('./speed-worker.ts', import.meta.url),
         job,
         timeoutMs,
+        onProgress: (done) => {
+          builds = done;
+        },
       });
       rows.push(
         outcome.stopped
@@ -68,8 +74,11 @@ export async function runSpeedSuite(options: {
               medianQueryMs: Number.NaN,
               p99QueryMs: Number.NaN,
               queriesTimed: 0,
-              heapBytesPerTool: Number.NaN,
-              stopped: `stopped after ${Math.round(timeoutMs / 1000)} s`,
+              memoryBytesPerTool: Number.NaN,
+              stopped:
+                builds === 0
+                  ? `its first build had not finished after ${Math.round(timeoutMs / 1000)} s: stopped`
+                  : `stopped after ${Math.round(timeoutMs / 1000)} s, while timing searches`,
             }
           : outcome.result,
       );
