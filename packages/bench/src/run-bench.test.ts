@@ -22,9 +22,9 @@ const tiny: BenchConfig = {
   choose: { sets: [source.name], maxQueries: 8 },
   tokenSizes: [10, 30],
   speed: {
-    sizes: [300],
+    sizes: [150],
     runs: () => 1,
-    queries: () => 20,
+    queries: () => 10,
     warmup: 3,
     buildBudgetMs: 1_000,
     queryBudgetMs: 1_000,

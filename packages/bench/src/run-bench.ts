@@ -45,7 +45,6 @@ export interface BenchResults {
     SearchSystem,
     'id' | 'label' | 'packageName' | 'version' | 'drivenAs' | 'scansCatalog'
   >[];
-  readonly hybridAvailable: boolean;
   readonly config: {
     readonly maxQueries: number | undefined;
     readonly scanMaxQueries: number | undefined;
@@ -164,7 +163,6 @@ export async function runBench(config: BenchConfig, progress?: Progress): Promis
       drivenAs,
       scansCatalog,
     })),
-    hybridAvailable: systems.some((system) => system.id === 'ours-hybrid'),
     config: {
       maxQueries: config.maxQueries,
       scanMaxQueries: config.scanMaxQueries,

@@ -1,11 +1,12 @@
 import { createRequire } from 'node:module';
-import * as core from '@tool-search/core';
 import {
   type CatalogEntry,
+  createHybridRanker,
   createToolSearchEngine,
   type RankerFactory,
   type ToolDescriptor,
 } from '@tool-search/core';
+import { createWordVectorEmbedder } from '@tool-search/word-vectors';
 import { createBm25Ranker } from './quality/bm25-baseline';
 
 /** One tool-search system, driven the way its users drive it. */
@@ -104,25 +105,8 @@ function engineSystem(
   };
 }
 
-/**
- * The hybrid ranker (keyword + the offline word vectors), when core exports `createHybridRanker`
- * and word-vectors `createWordVectorEmbedder`; undefined otherwise (the report says so).
- */
-async function hybridRanker(): Promise<(() => RankerFactory) | undefined> {
-  const createHybridRanker = (core as Record<string, unknown>).createHybridRanker as
-    | ((options: { embedder: unknown }) => RankerFactory)
-    | undefined;
-  if (typeof createHybridRanker !== 'function') return undefined;
-  let wordVectors: Record<string, unknown>;
-  try {
-    wordVectors = (await import('@tool-search/word-vectors')) as Record<string, unknown>;
-  } catch {
-    return undefined;
-  }
-  const createWordVectorEmbedder = wordVectors.createWordVectorEmbedder as (() => unknown) | undefined;
-  if (typeof createWordVectorEmbedder !== 'function') return undefined;
-  return () => createHybridRanker({ embedder: createWordVectorEmbedder() });
-}
+/** The hybrid ranker as its README shows it: the keyword ranker fused with the offline word vectors. */
+const hybridRanker = (): RankerFactory => createHybridRanker({ embedder: createWordVectorEmbedder() });
 
 // The peers load their framework only when used, so a worker measuring one system loads one.
 const mastra: SearchSystem = {
@@ -185,12 +169,11 @@ const bm25: SearchSystem = {
   },
 };
 
-/** Every system this installation can run, ours first; the hybrid one only when its packages export it. */
+/** Every system the bench measures, ours first. */
 export async function availableSystems(): Promise<SearchSystem[]> {
-  const hybrid = await hybridRanker();
   return [
     engineSystem('ours', 'tool-search (keyword)'),
-    ...(hybrid ? [engineSystem('ours-hybrid', 'tool-search (hybrid)', hybrid)] : []),
+    engineSystem('ours-hybrid', 'tool-search (hybrid)', hybridRanker),
     mastra,
     aiSdk,
     bm25,

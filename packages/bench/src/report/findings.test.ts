@@ -68,7 +68,6 @@ function results(): BenchResults {
         scansCatalog: false,
       },
     ],
-    hybridAvailable: false,
     config: {
       maxQueries: undefined,
       scanMaxQueries: undefined,

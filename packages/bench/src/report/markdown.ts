@@ -14,7 +14,9 @@ function header(results: BenchResults): string[] {
   const { machine, load } = results;
   const loaded = load.peak > machine.cores * 0.75;
   return [
-    '# Benchmarks',
+    results.mode === 'own'
+      ? `# Tool search on ${results.quality.sets[0]?.name ?? 'your catalog'}`
+      : '# Benchmarks',
     '',
     `> Written by \`pnpm bench\` (${MODE_TITLE[results.mode]}) on ${results.startedAt.slice(0, 10)}, in ${duration(results.durationMs)}. Run it again rather than editing this file.`,
     '',
@@ -43,9 +45,6 @@ function systemsSection(results: BenchResults): string[] {
       ]),
     ),
     '',
-    results.hybridAvailable
-      ? ''
-      : '_The hybrid ranker (`createHybridRanker` with `@tool-search/word-vectors`) was not exported by this checkout, so it is not measured here._\n',
   ];
 }
 
