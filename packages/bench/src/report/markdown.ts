@@ -195,7 +195,10 @@ function speedSection(results: BenchResults, charts: Map<string, Chart>, chartDi
       (plan.measureMemory
         ? '**Memory per tool**: what the built system holds after a full GC (JS heap plus array buffers, where an index may keep its postings), beyond the tool objects themselves. '
         : '') +
-      `${plan.isolate ? `A peer\u2019s measurement still running after ${duration(plan.peerTimeoutMs)} is stopped (ours: ${duration(plan.jobTimeoutMs)}). ` : ''}Ratios in brackets are against ours (above 1× is slower than ours).`,
+      `${plan.isolate ? `A peer\u2019s measurement still running after ${duration(plan.peerTimeoutMs)} is stopped (ours: ${duration(plan.jobTimeoutMs)}). ` : ''}Ratios in brackets are against ours (above 1× is slower than ours).` +
+      (results.load.peak > results.machine.cores * 0.75
+        ? ' On this busy machine a p99 of a sub-millisecond search mostly shows time slices lost to other processes.'
+        : ''),
     '',
     ...chartImage(charts.get('speed-query.svg'), chartDir),
     ...chartImage(charts.get('speed-build.svg'), chartDir),

@@ -77,7 +77,7 @@ export async function runSpeedSuite(options: {
               memoryBytesPerTool: Number.NaN,
               stopped:
                 builds === 0
-                  ? `its first build had not finished after ${Math.round(timeoutMs / 1000)} s: stopped`
+                  ? `build not finished after ${Math.round(timeoutMs / 1000)} s (stopped)`
                   : `stopped after ${Math.round(timeoutMs / 1000)} s, while timing searches`,
             }
           : outcome.result,
