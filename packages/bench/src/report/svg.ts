@@ -108,16 +108,39 @@ function categoryLabel(x: number, y: number, text: string): string {
   return `<text x="${x.toFixed(1)}" y="${y}" text-anchor="middle" ${FONT} font-size="12" fill="#222">${spans}</text>`;
 }
 
+const LEGEND_ROW = 16;
+
+/** Legend entries laid out left to right, wrapping to a new row at the chart's width. */
+function legendRows(series: readonly Series[]): { entry: Series; x: number; row: number }[] {
+  const placed: { entry: Series; x: number; row: number }[] = [];
+  let x = MARGIN.left;
+  let row = 0;
+  for (const entry of series) {
+    const width = 24 + entry.name.length * 6.2;
+    if (x > MARGIN.left && x + width > WIDTH - MARGIN.right) {
+      row += 1;
+      x = MARGIN.left;
+    }
+    placed.push({ entry, x, row });
+    x += width;
+  }
+  return placed;
+}
+
+/** Extra height the legend needs beyond its first row. */
+const legendExtra = (series: readonly Series[]): number =>
+  Math.max(0, ...legendRows(series).map((item) => item.row)) * LEGEND_ROW;
+
 function legend(series: readonly Series[], height: number): string[] {
   const lines: string[] = [];
-  let x = MARGIN.left;
-  const y = height - 16;
-  for (const entry of series) {
-    lines.push(`<rect x="${x}" y="${y - 9}" width="10" height="10" fill="${entry.color}"/>`);
+  const rows = legendRows(series);
+  const lastRow = Math.max(0, ...rows.map((item) => item.row));
+  for (const { entry, x, row } of rows) {
+    const y = height - 16 - (lastRow - row) * LEGEND_ROW;
+    lines.push(`<rect x="${x.toFixed(1)}" y="${y - 9}" width="10" height="10" fill="${entry.color}"/>`);
     lines.push(
-      `<text x="${x + 14}" y="${y}" ${FONT} font-size="11" fill="#333">${escapeXml(entry.name)}</text>`,
+      `<text x="${(x + 14).toFixed(1)}" y="${y}" ${FONT} font-size="11" fill="#333">${escapeXml(entry.name)}</text>`,
     );
-    x += 24 + entry.name.length * 6.2;
   }
   return lines;
 }
@@ -140,9 +163,10 @@ export function barChart(options: {
 }): string {
   // A second line under a category takes room from the plot, not from the legend.
   const extraLines = Math.max(0, ...options.groups.map((group) => group.split('\n').length - 1));
-  const height = (options.height ?? 340) + extraLines * 13;
+  const extra = extraLines * 13 + legendExtra(options.series);
+  const height = (options.height ?? 340) + extra;
   const top = MARGIN.top + 8;
-  const bottom = height - MARGIN.bottom - extraLines * 13;
+  const bottom = height - MARGIN.bottom - extra;
   const finite = options.values.flat().filter((value) => Number.isFinite(value) && value > 0);
   const max = finite.length > 0 ? Math.max(...finite) : 1;
   const scale = options.log
@@ -190,9 +214,10 @@ export function lineChart(options: {
   log?: boolean;
   height?: number;
 }): string {
-  const height = options.height ?? 340;
+  const extra = legendExtra(options.series);
+  const height = (options.height ?? 340) + extra;
   const top = MARGIN.top + 8;
-  const bottom = height - MARGIN.bottom;
+  const bottom = height - MARGIN.bottom - extra;
   const finite = options.values.flat().filter((value) => Number.isFinite(value) && value > 0);
   const max = finite.length > 0 ? Math.max(...finite) : 1;
   const scale = options.log
