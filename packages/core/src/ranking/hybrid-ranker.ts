@@ -39,7 +39,7 @@ const DEFAULT_WEIGHT = 0.15;
 const DEFAULT_SIMILARITY_FLOOR = 0.2;
 const DEFAULT_CACHE_SIZE = 20_000;
 /** Lexical results fused per search (at least). */
-const LEXICAL_CANDIDATES = 50;
+const LEXICAL_CANDIDATES = 30;
 /** Tools added per search for their similarity alone (at least). */
 const SEMANTIC_CANDIDATES = 30;
 /** Query parts embedded separately (more parts are grouped), as the keyword ranker does. */
@@ -47,13 +47,13 @@ const MAX_PARTS = 6;
 /** Query texts whose vectors are kept (a repeated search costs no embedding call). */
 const QUERY_CACHE_SIZE = 256;
 /** From this many tools on, similarity is first estimated in a small subspace. */
-const PREFILTER_MIN_TOOLS = 2_000;
+const PREFILTER_MIN_TOOLS = 512;
 /** Vectors longer than this are scanned in full (the subspace would cost more than it saves). */
 const PREFILTER_MAX_DIMENSIONS = 256;
-/** Dimensions of the prefilter subspace. */
+/** Dimensions of the prefilter subspace (the scan in scanSubspace is written out for 16). */
 const PREFILTER_DIMENSIONS = 16;
 /** Tools whose estimate is checked exactly, per semantic candidate wanted. */
-const PREFILTER_OVERSAMPLING = 8;
+const PREFILTER_OVERSAMPLING = 4;
 /** The subspace is used only when it holds at least this share of the tools' energy. */
 const PREFILTER_MIN_ENERGY = 0.6;
 /** Tool vectors sampled to find the subspace. */
@@ -165,8 +165,8 @@ interface ToolMatrix {
   readonly scales: Float32Array;
   /** Orthonormal rows spanning most of the tools' energy (PREFILTER_DIMENSIONS × dimensions). */
   readonly basis?: Float32Array;
-  /** Each tool's coordinates in the basis (tools × PREFILTER_DIMENSIONS). */
-  readonly projected?: Float32Array;
+  /** Each tool's coordinates in the basis, int8 (tools × PREFILTER_DIMENSIONS): value ≈ code / 127. */
+  readonly projected?: Int8Array;
 }
 
 function checkVectors(
@@ -289,7 +289,9 @@ function buildMatrix(entries: readonly Quantised[], dimensions: number): ToolMat
   const basis = prefilterBasis(codes, scales, tools, dimensions);
   if (basis === undefined) return { dimensions, codes, scales };
   const width = PREFILTER_DIMENSIONS;
-  const projected = new Float32Array(tools * width);
+  // Coordinates of unit vectors lie in -1..1: int8 at a fixed scale, so that scores of
+  // different tools and views compare, and the scan runs on small integers.
+  const projected = new Int8Array(tools * width);
   for (let tool = 0; tool < tools; tool++) {
     const offset = tool * dimensions;
     const scale = scales[tool]!;
@@ -297,7 +299,7 @@ function buildMatrix(entries: readonly Quantised[], dimensions: number): ToolMat
       const base = axis * dimensions;
       let sum = 0;
       for (let index = 0; index < dimensions; index++) sum += basis[base + index]! * codes[offset + index]!;
-      projected[tool * width + axis] = sum * scale;
+      projected[tool * width + axis] = Math.max(-127, Math.min(127, Math.round(sum * scale * 127)));
     }
   }
   return { dimensions, codes, scales, basis, projected };
@@ -323,73 +325,162 @@ function bestSimilarity(matrix: ToolMatrix, views: readonly Float32Array[], tool
 }
 
 /** Indices of the `count` largest of `scores` (unordered), with a bounded min-heap. */
-function largest(scores: Float32Array, count: number): Int32Array {
+function largest(scores: Float32Array | Int32Array, count: number): Int32Array {
   const size = Math.min(count, scores.length);
   const heap = new Int32Array(size);
-  let filled = 0;
-  const less = (left: number, right: number) => scores[left]! < scores[right]!;
-  const siftDown = (start: number): void => {
-    let index = start;
+  const keys = new Float32Array(size);
+  if (size === 0) return heap;
+  const siftDown = (): void => {
+    let index = 0;
+    const item = heap[0]!;
+    const key = keys[0]!;
     for (;;) {
       const left = 2 * index + 1;
+      if (left >= size) break;
       const right = left + 1;
-      let smallest = index;
-      if (left < filled && less(heap[left]!, heap[smallest]!)) smallest = left;
-      if (right < filled && less(heap[right]!, heap[smallest]!)) smallest = right;
-      if (smallest === index) return;
-      const swap = heap[index]!;
-      heap[index] = heap[smallest]!;
-      heap[smallest] = swap;
-      index = smallest;
+      const child = right < size && keys[right]! < keys[left]! ? right : left;
+      if (keys[child]! >= key) break;
+      heap[index] = heap[child]!;
+      keys[index] = keys[child]!;
+      index = child;
     }
+    heap[index] = item;
+    keys[index] = key;
   };
+  let filled = 0;
   for (let item = 0; item < scores.length; item++) {
+    const score = scores[item]!;
     if (filled < size) {
       let index = filled++;
-      heap[index] = item;
       while (index > 0) {
         const parent = (index - 1) >> 1;
-        if (!less(heap[index]!, heap[parent]!)) break;
-        const swap = heap[index]!;
+        if (keys[parent]! <= score) break;
         heap[index] = heap[parent]!;
-        heap[parent] = swap;
+        keys[index] = keys[parent]!;
         index = parent;
       }
-    } else if (size > 0 && scores[item]! > scores[heap[0]!]!) {
+      heap[index] = item;
+      keys[index] = score;
+    } else if (score > keys[0]!) {
       heap[0] = item;
-      siftDown(0);
+      keys[0] = score;
+      siftDown();
     }
   }
   return heap;
 }
 
-/** The tools most similar to any view: exact scan, or subspace estimate then exact check. */
-function semanticCandidates(matrix: ToolMatrix, views: readonly Float32Array[], count: number): Int32Array {
+/**
+ * Raises each tool's estimate to its dot product with `coordinates` in the subspace: the hot
+ * loop of a search, written out for the 16 axes (no inner loop, the query in registers).
+ */
+function scanSubspace(projected: Int8Array, coordinates: Int32Array, estimates: Int32Array): void {
+  const c0 = coordinates[0]!;
+  const c1 = coordinates[1]!;
+  const c2 = coordinates[2]!;
+  const c3 = coordinates[3]!;
+  const c4 = coordinates[4]!;
+  const c5 = coordinates[5]!;
+  const c6 = coordinates[6]!;
+  const c7 = coordinates[7]!;
+  const c8 = coordinates[8]!;
+  const c9 = coordinates[9]!;
+  const c10 = coordinates[10]!;
+  const c11 = coordinates[11]!;
+  const c12 = coordinates[12]!;
+  const c13 = coordinates[13]!;
+  const c14 = coordinates[14]!;
+  const c15 = coordinates[15]!;
+  const tools = estimates.length;
+  for (let tool = 0, offset = 0; tool < tools; tool++, offset += 16) {
+    const sum =
+      (projected[offset + 0]! * c0 +
+        projected[offset + 1]! * c1 +
+        projected[offset + 2]! * c2 +
+        projected[offset + 3]! * c3 +
+        projected[offset + 4]! * c4 +
+        projected[offset + 5]! * c5 +
+        projected[offset + 6]! * c6 +
+        projected[offset + 7]! * c7 +
+        projected[offset + 8]! * c8 +
+        projected[offset + 9]! * c9 +
+        projected[offset + 10]! * c10 +
+        projected[offset + 11]! * c11 +
+        projected[offset + 12]! * c12 +
+        projected[offset + 13]! * c13 +
+        projected[offset + 14]! * c14 +
+        projected[offset + 15]! * c15) |
+      0;
+    if (sum > estimates[tool]!) estimates[tool] = sum;
+  }
+}
+
+/**
+ * Raises each tool's entry of `best` to its cosine with `view`, on integers: the view is
+ * quantised to int8 like the tools, so the inner loop multiplies small integers.
+ */
+function scanExact(matrix: ToolMatrix, view: Float32Array, best: Float32Array): void {
+  const { dimensions, codes, scales } = matrix;
+  let largestValue = 0;
+  for (let index = 0; index < dimensions; index++)
+    largestValue = Math.max(largestValue, Math.abs(view[index]!));
+  if (largestValue === 0) {
+    for (let tool = 0; tool < best.length; tool++) if (best[tool]! < 0) best[tool] = 0;
+    return;
+  }
+  const viewScale = largestValue / 127;
+  const quantised = new Int32Array(dimensions);
+  for (let index = 0; index < dimensions; index++) quantised[index] = Math.round(view[index]! / viewScale);
+  for (let tool = 0, offset = 0; tool < best.length; tool++, offset += dimensions) {
+    let sum = 0;
+    let index = 0;
+    for (; index + 4 <= dimensions; index += 4) {
+      sum =
+        (sum +
+          codes[offset + index]! * quantised[index]! +
+          codes[offset + index + 1]! * quantised[index + 1]! +
+          codes[offset + index + 2]! * quantised[index + 2]! +
+          codes[offset + index + 3]! * quantised[index + 3]!) |
+        0;
+    }
+    for (; index < dimensions; index++) sum = (sum + codes[offset + index]! * quantised[index]!) | 0;
+    const value = sum * viewScale * scales[tool]!;
+    if (value > best[tool]!) best[tool] = value;
+  }
+}
+
+/**
+ * The tools most similar to any view: an exact scan, or (large catalogs) an estimate in the
+ * subspace for every tool, then an exact check of the best estimates. `scratch` holds one
+ * number per tool and is overwritten.
+ */
+function semanticCandidates(
+  matrix: ToolMatrix,
+  views: readonly Float32Array[],
+  count: number,
+  scratch: Int32Array,
+): Int32Array {
   const tools = matrix.scales.length;
-  const estimates = new Float32Array(tools);
   const { basis, projected } = matrix;
   if (basis === undefined || projected === undefined) {
-    for (let tool = 0; tool < tools; tool++) estimates[tool] = bestSimilarity(matrix, views, tool);
-    return largest(estimates, count);
+    const exact = new Float32Array(tools).fill(Number.NEGATIVE_INFINITY);
+    for (const view of views) scanExact(matrix, view, exact);
+    return largest(exact, count);
   }
   const width = PREFILTER_DIMENSIONS;
   const { dimensions } = matrix;
-  estimates.fill(-Infinity);
+  scratch.fill(-0x80000000);
+  const coordinates = new Int32Array(width);
   for (const view of views) {
-    const coordinates = new Float32Array(width);
     for (let axis = 0; axis < width; axis++) {
       let sum = 0;
       for (let index = 0; index < dimensions; index++)
         sum += basis[axis * dimensions + index]! * view[index]!;
-      coordinates[axis] = sum;
+      coordinates[axis] = Math.round(sum * 127);
     }
-    for (let tool = 0, offset = 0; tool < tools; tool++, offset += width) {
-      let sum = 0;
-      for (let axis = 0; axis < width; axis++) sum += projected[offset + axis]! * coordinates[axis]!;
-      if (sum > estimates[tool]!) estimates[tool] = sum;
-    }
+    scanSubspace(projected, coordinates, scratch);
   }
-  const shortlist = largest(estimates, count * PREFILTER_OVERSAMPLING);
+  const shortlist = largest(scratch, count * PREFILTER_OVERSAMPLING);
   const exact = new Float32Array(shortlist.length);
   for (let position = 0; position < shortlist.length; position++) {
     exact[position] = bestSimilarity(matrix, views, shortlist[position]!);
@@ -546,6 +637,8 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
     };
 
     let matrix: ToolMatrix | undefined;
+    /** One number per tool, reused by every search (the semantic scan is synchronous). */
+    const scratch = new Int32Array(tools.length);
     let pending: Promise<ToolMatrix> | undefined;
     /** The catalog's vectors; a failure is reported and forgotten, so the next search retries. */
     const vectors = (): MaybePromise<ToolMatrix | undefined> => {
@@ -638,7 +731,7 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
         candidates.set(position, { lexical: running, order, description: result.description });
       });
       const wanted = Math.max(SEMANTIC_CANDIDATES, 2 * topK);
-      for (const position of semanticCandidates(ready, views, wanted)) {
+      for (const position of semanticCandidates(ready, views, wanted, scratch)) {
         if (!candidates.has(position)) {
           candidates.set(position, { lexical: 0, order: Number.POSITIVE_INFINITY, description: undefined });
         }
