@@ -3,7 +3,7 @@
  * keyword ranker, in one run, on ../shared/eval (every set, per split) through the bench's
  * quality harness:
  *
- *   pnpm --filter @tool-search/word-vectors run evaluate [--set metatool]... [--weight 0.15] [--splits] [--speed 1000,10000]
+ *   pnpm --filter @tool-search/word-vectors run evaluate [--set metatool]... [--weight 0.15]... [--floor 0.2] [--splits] [--speed 1000,10000]
  */
 import { parseArgs } from 'node:util';
 import { createHybridRanker, createKeywordRanker, type RankerFactory } from '@tool-search/core';
@@ -17,6 +17,7 @@ const { values } = parseArgs({
   options: {
     set: { type: 'string', multiple: true },
     weight: { type: 'string', multiple: true },
+    floor: { type: 'string' },
     splits: { type: 'boolean', default: false },
     speed: { type: 'string' },
     queries: { type: 'string', default: '2000' },
@@ -27,8 +28,12 @@ const embedder = createWordVectorEmbedder();
 const rankers: { name: string; factory: RankerFactory }[] = [
   { name: 'keyword', factory: (tools) => createKeywordRanker(tools) },
   ...(values.weight ?? ['default']).map((weight) => ({
-    name: weight === 'default' ? 'hybrid' : `hybrid w=${weight}`,
-    factory: createHybridRanker({ embedder, ...(weight === 'default' ? {} : { weight: Number(weight) }) }),
+    name: `hybrid${weight === 'default' ? '' : ` w=${weight}`}${values.floor === undefined ? '' : ` floor=${values.floor}`}`,
+    factory: createHybridRanker({
+      embedder,
+      ...(weight === 'default' ? {} : { weight: Number(weight) }),
+      ...(values.floor === undefined ? {} : { similarityFloor: Number(values.floor) }),
+    }),
   })),
 ];
 

@@ -39,6 +39,21 @@ export interface WordVectorEmbedder extends Embedder {
 }
 
 let shipped: WordVectorTable | undefined;
+/** Word → position, built once per table and shared by every embedder over it. */
+const indexes = new WeakMap<WordVectorTable, Map<string, number>>();
+
+function indexOf(table: WordVectorTable): Map<string, number> {
+  let index = indexes.get(table);
+  if (index === undefined) {
+    index = new Map<string, number>();
+    const { words } = table;
+    for (let position = 0; position < words.length; position++) {
+      if (!index.has(words[position]!)) index.set(words[position]!, position);
+    }
+    indexes.set(table, index);
+  }
+  return index;
+}
 
 /** Reads the shipped vectors once per process (about 4.6 MB, a few milliseconds). */
 function loadShippedVectors(): WordVectorTable {
@@ -83,10 +98,7 @@ export function createWordVectorEmbedder(options: WordVectorEmbedderOptions = {}
   const load = (): Model => {
     if (model) return model;
     const table = loadShippedVectors();
-    const index = new Map<string, number>();
-    table.words.forEach((word, position) => {
-      if (!index.has(word)) index.set(word, position);
-    });
+    const index = indexOf(table);
     const factors = new Float32Array(table.words.length);
     for (let word = 0; word < factors.length; word++) {
       const probability = estimateWordProbability(table.ranks[word]!, table.vocabularySize);
