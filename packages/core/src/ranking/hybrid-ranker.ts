@@ -324,8 +324,35 @@ function bestSimilarity(matrix: ToolMatrix, views: readonly Float32Array[], tool
   return best;
 }
 
-/** Indices of the `count` largest of `scores` (unordered), with a bounded min-heap. */
+/**
+ * Indices of the `count` largest of `scores` (unordered). A long array is first cut at a
+ * threshold read from a sample (one comparison per score), then the survivors go through the
+ * heap; a threshold that keeps too few is dropped.
+ */
 function largest(scores: Float32Array | Int32Array, count: number): Int32Array {
+  const total = scores.length;
+  if (total > 8 * count && count > 0) {
+    const sampleSize = 512;
+    const step = total / sampleSize;
+    const sample = new Float64Array(sampleSize);
+    for (let index = 0; index < sampleSize; index++) sample[index] = scores[Math.floor(index * step)]!;
+    sample.sort();
+    // Keep about twice the share wanted, so the true top `count` almost surely pass.
+    const keep = Math.min(sampleSize - 1, Math.ceil(((2 * count) / total) * sampleSize) + 4);
+    const threshold = sample[sampleSize - 1 - keep]!;
+    const survivors: number[] = [];
+    for (let index = 0; index < total; index++) if (scores[index]! >= threshold) survivors.push(index);
+    if (survivors.length >= count) {
+      const values = new Float32Array(survivors.length);
+      for (let index = 0; index < survivors.length; index++) values[index] = scores[survivors[index]!]!;
+      return heapLargest(values, count).map((position) => survivors[position]!);
+    }
+  }
+  return heapLargest(scores, count);
+}
+
+/** Indices of the `count` largest of `scores` (unordered), with a bounded min-heap. */
+function heapLargest(scores: Float32Array | Int32Array, count: number): Int32Array {
   const size = Math.min(count, scores.length);
   const heap = new Int32Array(size);
   const keys = new Float32Array(size);
