@@ -54,7 +54,11 @@ describe('keyword ranker: word forms, typos, chatty requests', () => {
   });
 
   it('does not let the common words of a chatty request drown the words that matter', () => {
-    expect(first('Hey, can you please help me with the weather?')).toBe('getWeather');
+    const chatty = ranker.search('Hey, can you please help me with the weather?');
+    expect(chatty.slice(0, 3).map((result) => result.name)).toEqual(names('weather', 3));
+    // "help" names helpCenterArticles, but as a chatty word it weighs a tenth of a content word.
+    const help = chatty.find((result) => result.name === 'helpCenterArticles');
+    expect(help?.score ?? 0).toBeLessThan(0.2);
     expect(names('could you please tell me if there are any flight deals for me', 1)).toEqual([
       'listFlightDeals',
     ]);
@@ -101,6 +105,18 @@ describe('keyword ranker: names, languages, multi-part requests', () => {
     expect(top).toContain('convertCurrency');
     const together = names('Check the weather in Rome. Then open a support ticket.', 2);
     expect(together.sort()).toEqual(['createTicket', 'getWeather']);
+  });
+
+  it('gives a weakly matched part its place next to a strongly matched one', () => {
+    // Two parts about flights match five flight tools; the weather part must still get a slot.
+    const query =
+      'Search flights between two airports on a date, book a seat on the flight, and check the weather';
+    const withParts = names(query, 4);
+    expect(withParts).toEqual(expect.arrayContaining(['search_flights', 'bookFlight', 'getWeather']));
+    const withoutParts = createKeywordRanker(sampleCatalog, { multiPart: false })
+      .search(query, { topK: 4 })
+      .map((result) => result.name);
+    expect(withoutParts).not.toContain('getWeather');
   });
 });
 
