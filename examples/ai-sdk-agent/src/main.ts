@@ -1,6 +1,5 @@
-import { demoRequests, renderTrace } from '@tool-search/example-catalog';
+import { createOfflineHybridRanker, demoRequests, renderTrace } from '@tool-search/example-catalog';
 import { createAiSdkAgent } from './ai-sdk-agent';
-import { createOfflineHybridRanker } from './hybrid-ranker';
 
 // pnpm --filter @tool-search/example-ai-sdk-agent start [-- [--offline] [--hybrid] "your request" ...]
 //   no request: the demo requests; --offline: the offline planner even when an API key is set;

@@ -12,6 +12,7 @@ export {
 export type { DefineToolOptions, ExampleTool, ExampleToolInput } from './define-tool';
 export { defineTool } from './define-tool';
 export { catalogToday } from './fake-data';
+export { createOfflineHybridRanker } from './hybrid-ranker';
 export type {
   PlannedToolCall,
   PlannerAction,

@@ -1,4 +1,4 @@
-export { createOfflineHybridRanker } from './hybrid-ranker';
+export { createOfflineHybridRanker } from '@tool-search/example-catalog';
 export type { LangChainAgentOptions } from './langchain-agent';
 export { createLangChainAgent } from './langchain-agent';
 export type { ModelChoice, ModelOption } from './model';

@@ -1,5 +1,4 @@
-import { demoRequests, renderTrace } from '@tool-search/example-catalog';
-import { createOfflineHybridRanker } from './hybrid-ranker';
+import { createOfflineHybridRanker, demoRequests, renderTrace } from '@tool-search/example-catalog';
 import { createLangChainAgent } from './langchain-agent';
 
 // pnpm --filter @tool-search/example-langchain-agent start [-- [--offline] [--hybrid] "your request" ...]

@@ -1,6 +1,5 @@
-export { createOfflineHybridRanker } from './hybrid-ranker';
+export type { ModelChoice, ModelOption } from '@tool-search/example-ai-sdk-agent';
+export { createOfflineModel, resolveModel } from '@tool-search/example-ai-sdk-agent';
+export { createOfflineHybridRanker } from '@tool-search/example-catalog';
 export type { MastraAgentOptions } from './mastra-agent';
 export { createMastraAgent } from './mastra-agent';
-export type { ModelChoice, ModelOption } from './model';
-export { resolveModel } from './model';
-export { createOfflineModel } from './offline-model';

@@ -1,5 +1,4 @@
-import { demoRequests, renderTrace } from '@tool-search/example-catalog';
-import { createOfflineHybridRanker } from './hybrid-ranker';
+import { createOfflineHybridRanker, demoRequests, renderTrace } from '@tool-search/example-catalog';
 import { createMastraAgent } from './mastra-agent';
 
 // pnpm --filter @tool-search/example-mastra-agent start [-- [--offline] [--hybrid] "your request" ...]

@@ -1,7 +1,7 @@
+import { createOfflineModel } from '@tool-search/example-ai-sdk-agent';
 import { demoRequests } from '@tool-search/example-catalog';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMastraAgent } from './mastra-agent';
-import { createOfflineModel } from './offline-model';
 
 const model = createOfflineModel();
 /** The tools the model was sent at each call (Mastra's generate goes through doStream or doGenerate). */

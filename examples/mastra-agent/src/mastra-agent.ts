@@ -1,10 +1,10 @@
 import { Agent } from '@mastra/core/agent';
 import { RequestContext } from '@mastra/core/request-context';
 import { createMetaToolDefinitions, type RankerFactory, toolSearchInstructions } from '@tool-search/core';
+import { type ModelOption, resolveModel } from '@tool-search/example-ai-sdk-agent';
 import { createTraceRecorder, type ExampleAgent, type TraceRecorder } from '@tool-search/example-catalog';
 import { ToolSearchProcessor } from '@tool-search/mastra';
 import { createCatalogTools } from './catalog-tools';
-import { type ModelOption, resolveModel } from './model';
 
 // An offline example sends no usage telemetry (Mastra's is on by default); set it to 0 to allow it.
 process.env.MASTRA_TELEMETRY_DISABLED ??= '1';
