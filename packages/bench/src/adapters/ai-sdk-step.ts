@@ -1,6 +1,7 @@
 import { createToolSearch } from '@tool-search/ai-sdk';
 import { generateText, jsonSchema, type ModelMessage, type Tool, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
+import { quantile } from '../quantile';
 import { generateCatalog } from '../synthetic/catalog';
 
 export interface AiSdkStepRow {
@@ -20,9 +21,6 @@ export interface AiSdkStepRow {
   readonly firstStepMedianMs: number;
   readonly firstStepP99Ms: number;
 }
-
-const quantile = (sorted: readonly number[], q: number): number =>
-  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 
 const usage = {
   inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },

@@ -2,6 +2,7 @@ import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import { type LangChainTool, toolSearchMiddleware } from '@tool-search/langchain';
 import { createAgent, fakeModel } from 'langchain';
+import { quantile } from '../quantile';
 import { generateCatalog } from '../synthetic/catalog';
 
 export interface LangChainStepRow {
@@ -18,9 +19,6 @@ export interface LangChainStepRow {
   readonly medianMs: number;
   readonly p99Ms: number;
 }
-
-const quantile = (sorted: readonly number[], q: number): number =>
-  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 
 // The middleware hooks are typed for LangChain's own request objects; the bench builds plain ones.
 type Hook = (request: unknown, handler: (request: never) => unknown) => Promise<unknown>;

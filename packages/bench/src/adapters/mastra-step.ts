@@ -6,6 +6,7 @@ import {
 import { RequestContext } from '@mastra/core/request-context';
 import { createTool } from '@mastra/core/tools';
 import { ToolSearchProcessor, type ToolSearchProcessorOptions } from '@tool-search/mastra';
+import { quantile } from '../quantile';
 import { generateCatalog } from '../synthetic/catalog';
 
 export interface MastraStepRow {
@@ -26,9 +27,6 @@ export interface MastraStepRow {
   /** The first step of a new request (fresh per-request state and, in 'request-tools', fresh tool objects): median. */
   readonly firstStepMedianMs: number;
 }
-
-const quantile = (sorted: readonly number[], q: number): number =>
-  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 
 type AnyProcessor = {
   processInputStep(args: ProcessInputStepArgs): Promise<{ tools?: Record<string, unknown> }>;

@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { type CatalogEntry, createToolSearchEngine, type LoadStateStore } from '@tool-search/core';
 import { createRedisStore, type RedisStoreClient } from '@tool-search/redis';
 import { createClient } from 'redis';
+import { quantile } from '../quantile';
 import { generateCatalog } from '../synthetic/catalog';
 
 export interface RedisStepRow {
@@ -24,9 +25,6 @@ export interface RedisStepRow {
   /** Requests sent to Redis by one `load_tool` call, once the store's scripts are cached (the engine reads, then adds). */
   readonly roundTripsPerLoad: number;
 }
-
-const quantile = (sorted: readonly number[], q: number): number =>
-  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 
 /** A throwaway redis-server on a free loopback port (no persistence); stopped by the returned function. */
 async function startRedisServer(): Promise<{ url: string; stop: () => Promise<void> }> {

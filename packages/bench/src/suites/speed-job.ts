@@ -1,4 +1,5 @@
 import { settledMemory } from '../gc';
+import { quantile } from '../quantile';
 import { generateCatalog, generateQueries } from '../synthetic/catalog';
 import { type BuiltSystem, type SystemId, systemById } from '../systems';
 
@@ -35,9 +36,6 @@ export interface SpeedRow {
   /** Set when the measurement was cut short (a build past its time limit). */
   readonly stopped?: string;
 }
-
-const quantile = (sorted: readonly number[], q: number): number =>
-  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 
 /**
  * Times a system as its users meet it: the build (from their tool objects to the first query

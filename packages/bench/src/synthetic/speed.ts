@@ -1,4 +1,5 @@
 import type { RankerFactory } from '@tool-search/core';
+import { quantile } from '../quantile';
 import { generateCatalog, generateQueries } from './catalog';
 
 export interface SpeedRow {
@@ -30,9 +31,6 @@ function cpuMs(): number {
   const usage = process.cpuUsage();
   return (usage.user + usage.system) / 1000;
 }
-
-const quantile = (sorted: readonly number[], q: number): number =>
-  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 
 /**
  * Builds a ranker over a synthetic catalog of `size` tools and times it: the median build of
