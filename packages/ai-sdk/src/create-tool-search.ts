@@ -1,14 +1,10 @@
 import {
-  type Clock,
   createToolSearchEngine,
   isMetaToolName,
-  type LoadStateStore,
-  type RankerFactory,
   type StoreStats,
-  type ToolFilter,
   type ToolSearchEngine,
+  type ToolSearchEngineOptions,
   ToolSearchError,
-  type ToolSearchEventListener,
 } from '@tool-search/core';
 import type { ModelMessage, Tool, ToolSet } from 'ai';
 import {
@@ -22,41 +18,21 @@ import { ownTools, toCatalogEntry } from './to-catalog-entry';
 import { toConversationRecords } from './to-conversation-records';
 import { toMetaTool, toToolSet, withExecute } from './tool-set';
 
+/**
+ * The catalog, the always-on tools, and every option of the core engine (search, storage, ttl,
+ * maxThreads, maxLoadedTools, filter, signingSecret, ranker, clock, onEvent, storeTimeoutMs),
+ * forwarded unchanged. The filter's `requestContext` is what `forCall()` was given, else the
+ * call's `runtimeContext`.
+ */
 export interface CreateToolSearchOptions<
   TOOLS extends ToolSet,
   ALWAYS_ON extends ToolSet = Record<never, never>,
   REQUEST_CONTEXT = unknown,
-> {
+> extends Omit<ToolSearchEngineOptions<Tool, REQUEST_CONTEXT>, 'catalog'> {
   /** The searchable catalog, keyed by name: hidden from the model until loaded. */
   readonly tools: TOOLS;
   /** Tools sent on every step (after the 'active' filter), after the meta-tools. Not searchable. */
   readonly alwaysOn?: ALWAYS_ON;
-  readonly search?: {
-    /** At most this many results per search (default 5). */
-    readonly topK?: number;
-    /** Drop results scoring below this (0..1, default 0). */
-    readonly minScore?: number;
-    /** Load what a search finds; `load_tool` is not offered. */
-    readonly autoLoad?: boolean;
-  };
-  /** 'in-memory' (default), 'context' (read from the call's messages) or a store (e.g. Redis). */
-  readonly storage?: 'in-memory' | 'context' | LoadStateStore;
-  /** In-memory TTL in milliseconds (default one hour; 0 disables sweeping). */
-  readonly ttl?: number;
-  /** In-memory cap on threads (default 10,000; least recently used evicted first). */
-  readonly maxThreads?: number;
-  /** Cap on loaded tools per thread; the least recently used (loaded or called) goes first. */
-  readonly maxLoadedTools?: number;
-  /** `requestContext` is what `forCall()` was given, else the call's `runtimeContext`. */
-  readonly filter?: ToolFilter<Tool, REQUEST_CONTEXT>;
-  /** With 'context' storage: results carry a receipt that a forged or edited message cannot reproduce. */
-  readonly signingSecret?: string;
-  /** Replaces the keyword ranker (for example with the hybrid ranker). */
-  readonly ranker?: RankerFactory;
-  readonly clock?: Clock;
-  readonly onEvent?: ToolSearchEventListener;
-  /** Bound on a store call before it fails (default 2,000 ms). */
-  readonly storeTimeoutMs?: number;
 }
 
 export interface ToolSearch<
@@ -135,19 +111,10 @@ export function createToolSearch<
     }
   }
 
+  const { tools: _catalog, alwaysOn: _alwaysOn, ...engineOptions } = options;
   const engine = createToolSearchEngine<Tool, REQUEST_CONTEXT>({
+    ...engineOptions,
     catalog: catalogTools.map(([name, tool]) => toCatalogEntry(name, tool)),
-    search: options.search,
-    storage: options.storage,
-    ttl: options.ttl,
-    maxThreads: options.maxThreads,
-    maxLoadedTools: options.maxLoadedTools,
-    filter: options.filter,
-    signingSecret: options.signingSecret,
-    ranker: options.ranker,
-    clock: options.clock,
-    onEvent: options.onEvent,
-    storeTimeoutMs: options.storeTimeoutMs,
   });
 
   const contextStorage = options.storage === 'context';
