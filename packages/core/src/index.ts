@@ -24,9 +24,12 @@ export { createHybridRanker } from './ranking/hybrid-ranker';
 export type { FieldWeights, KeywordRanker, KeywordRankerOptions } from './ranking/keyword-ranker';
 export { createKeywordRanker } from './ranking/keyword-ranker';
 export { splitClauses } from './ranking/split-clauses';
-export { normalizeText, tokenize } from './ranking/tokenizer';
+export type { WordSink } from './ranking/tokenizer';
+export { forEachWord, normalizeText, tokenize } from './ranking/tokenizer';
 export type { ToolIndexOptions } from './ranking/tool-index';
 export { createToolIndex } from './ranking/tool-index';
+export type { WordTable } from './ranking/word-table';
+export { createWordTable } from './ranking/word-table';
 export type {
   CatalogEntry,
   Clock,

@@ -74,6 +74,21 @@ describe('createWordVectorEmbedder', () => {
     expect(() => embedder.embed('weather' as never)).toThrow(ToolSearchError);
   });
 
+  it('leaves out the most frequent words, and gives the same vectors however many words it has met', () => {
+    expect(embed('the of and to a in').every((value) => value === 0)).toBe(true);
+    expect(cosine(embed('the weather in the city'), embed('weather city'))).toBeGreaterThan(0.999);
+    const fresh = createWordVectorEmbedder();
+    const before = fresh.embed(['forecasting the weather', 'Café météo'])[0]!;
+    // Far more distinct words than it remembers: its word memory restarts on the way.
+    const letters = (index: number): string =>
+      index < 26
+        ? String.fromCharCode(97 + index)
+        : letters(Math.floor(index / 26) - 1) + letters(index % 26);
+    fresh.embed(Array.from({ length: 70_000 }, (_, index) => `zq${letters(index)}`));
+    expect(fresh.embed(['forecasting the weather'])[0]).toEqual(before);
+    expect(cosine(fresh.embed(['Café météo'])[0]!, embed('cafe meteo'))).toBeGreaterThan(0.999);
+  });
+
   it('rejects a smoothing that is not a positive number', () => {
     for (const smoothing of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
       expect(() => createWordVectorEmbedder({ smoothing })).toThrow(ToolSearchError);

@@ -3,7 +3,7 @@ import { createInvertedIndexBuilder, type FieldSpec, type InvertedIndex } from '
 import { createNameMatcher, type NameMatcher } from './name-matcher';
 import { forEachSchemaText } from './schema-texts';
 import { isStopword } from './stopwords';
-import { hashWord, scanAsciiWords, tokenize, type WordSink } from './tokenizer';
+import { forEachWord, tokenize, type WordSink } from './tokenizer';
 import { createWordTable } from './word-table';
 
 /** The fields of a tool, in index order. */
@@ -59,10 +59,7 @@ export function buildCatalogIndex(
       else this.terms.push(term);
     },
   };
-  const scan = (text: string): void => {
-    if (scanAsciiWords(text, sink)) return;
-    for (const word of tokenize(text)) sink.word(word, 0, word.length, hashWord(word));
-  };
+  const scan = (text: string): void => forEachWord(text, sink);
   const termsOfShortText = new Map<string, number[]>();
   const addText = (field: number, text: string): void => {
     sink.field = field;

@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { normalizeText, splitIdentifier, tokenize, tokenizeUnicode } from './tokenizer';
+import {
+  forEachWord,
+  hashWord,
+  normalizeText,
+  splitIdentifier,
+  tokenize,
+  tokenizeUnicode,
+} from './tokenizer';
 
 describe('tokenize', () => {
   it('splits identifiers in every common style', () => {
@@ -120,5 +127,26 @@ describe('tokenize (properties)', () => {
       ),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe('forEachWord', () => {
+  const wordsOf = (text: string): { word: string; hash: number }[] => {
+    const words: { word: string; hash: number }[] = [];
+    forEachWord(text, {
+      word(source, start, end, hash) {
+        words.push({ word: source.slice(start, end).toLowerCase(), hash });
+      },
+    });
+    return words;
+  };
+
+  it('hands over the words of tokenize with their hashes, for ASCII and any other text', () => {
+    for (const text of ["getWeatherForecast for Messi's city", 'café météo ☔ 天気予報', '', '   ']) {
+      const words = wordsOf(text);
+      expect(words.map((entry) => entry.word)).toEqual(tokenize(text));
+      for (const entry of words) expect(entry.hash).toBe(hashWord(entry.word));
+    }
+    expect(wordsOf(42 as never)).toEqual([]);
   });
 });

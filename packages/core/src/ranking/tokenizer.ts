@@ -202,6 +202,18 @@ export function tokenize(text: string): string[] {
   return tokenizeAscii(text) ?? tokenizeUnicode(text);
 }
 
+/**
+ * The words of {@link tokenize}, handed to `sink` one by one with their hashes: for ASCII text
+ * (most of any catalog) as spans of the text, with no string made per word; otherwise each
+ * word as a string of its own (`start` 0, `end` its length). For code that looks words up in
+ * a table of its own, such as an embedder's vocabulary (see {@link createWordTable}).
+ */
+export function forEachWord(text: string, sink: WordSink): void {
+  if (typeof text !== 'string' || text.length === 0) return;
+  if (scanAsciiWords(text, sink)) return;
+  for (const word of tokenizeUnicode(text)) sink.word(word, 0, word.length, hashWord(word));
+}
+
 /** The general path of {@link tokenize}, for any text (exported for tests). */
 export function tokenizeUnicode(text: string): string[] {
   const out: string[] = [];
