@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { ToolSearchError } from '../errors';
+import { finishMatrix, QueryViews, quantiseInto, semanticCandidates, VectorCache } from './tool-vectors';
+
+function codesOf(values: readonly number[]): { codes: Int8Array; scale: number } {
+  const codes = new Int8Array(values.length);
+  const scale = quantiseInto(values, values.length, codes, 0);
+  return { codes, scale };
+}
+
+describe('quantiseInto', () => {
+  it('writes a unit vector as int8 codes and a scale', () => {
+    const { codes, scale } = codesOf([3, -4]);
+    expect(Math.max(...codes.map(Math.abs))).toBe(127);
+    expect(codes[0]! * scale).toBeCloseTo(0.6, 2);
+    expect(codes[1]! * scale).toBeCloseTo(-0.8, 2);
+  });
+
+  it('gives the zero vector scale 0 and refuses values that are not finite', () => {
+    expect(codesOf([0, 0, 0]).scale).toBe(0);
+    expect(() => codesOf([1, Number.POSITIVE_INFINITY])).toThrow(ToolSearchError);
+    expect(() => codesOf([Number.NaN, 1])).toThrow(ToolSearchError);
+  });
+});
+
+describe('VectorCache', () => {
+  const row = (value: number) => Int8Array.of(value, -value, value);
+
+  it('keeps vectors by text and forgets the least recently used beyond its capacity', () => {
+    const cache = new VectorCache(2);
+    cache.put('a', row(1), 0, 3, 0.5);
+    cache.put('b', row(2), 0, 3, 0.25);
+    expect(cache.slotOf('a')).toBeGreaterThanOrEqual(0); // a is now the most recent
+    cache.put('c', row(3), 0, 3, 0.125);
+    expect(cache.slotOf('b')).toBe(-1);
+    const target = new Int8Array(6);
+    expect(cache.copy(cache.slotOf('a'), target, 3)).toBe(0.5);
+    expect([...target]).toEqual([0, 0, 0, 1, -1, 1]);
+    expect(cache.copy(cache.slotOf('c'), target, 0)).toBe(0.125);
+    expect([...target.subarray(0, 3)]).toEqual([3, -3, 3]);
+  });
+
+  it('replaces a text put again, keeps nothing at capacity 0, and restarts for new dimensions', () => {
+    const cache = new VectorCache(4);
+    cache.put('a', row(1), 0, 3, 1);
+    cache.put('a', row(5), 0, 3, 2);
+    const target = new Int8Array(3);
+    expect(cache.copy(cache.slotOf('a'), target, 0)).toBe(2);
+    expect([...target]).toEqual([5, -5, 5]);
+    cache.put('wide', Int8Array.of(1, 2, 3, 4), 0, 4, 1);
+    expect(cache.slotOf('a')).toBe(-1);
+    const none = new VectorCache(0);
+    none.put('a', row(1), 0, 3, 1);
+    expect(none.slotOf('a')).toBe(-1);
+  });
+
+  it('holds many more vectors than one block', () => {
+    const cache = new VectorCache(5_000);
+    for (let index = 0; index < 5_000; index++) cache.put(`t${index}`, row(index % 100), 0, 3, index);
+    const target = new Int8Array(3);
+    expect(cache.copy(cache.slotOf('t4321'), target, 0)).toBe(4321);
+    expect([...target]).toEqual([21, -21, 21]);
+  });
+});
+
+describe('semanticCandidates', () => {
+  it('finds the tools most similar to any view, with their cosines, in a catalog scanned in full', () => {
+    const vectors = [
+      [1, 0, 0],
+      [0, 1, 0],
+      [0.7, 0.7, 0],
+      [0, 0, 1],
+    ];
+    const codes = new Int8Array(vectors.length * 3);
+    const scales = Float32Array.from(vectors, (vector, tool) => quantiseInto(vector, 3, codes, tool * 3));
+    const matrix = finishMatrix(codes, scales, 3);
+    expect(matrix.subspace).toBeUndefined();
+    const query = new QueryViews(matrix, [Float32Array.of(1, 0, 0), Float32Array.of(0, 0, 1)]);
+    const found = semanticCandidates(query, matrix, 2, new Int32Array(vectors.length));
+    expect([...found.tools].sort()).toEqual([0, 3]);
+    for (const similarity of found.similarities) expect(similarity).toBeCloseTo(1, 2);
+    expect(query.best(2)).toBeCloseTo(Math.SQRT1_2, 2);
+  });
+});

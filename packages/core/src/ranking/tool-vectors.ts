@@ -1,0 +1,547 @@
+/**
+ * The hybrid ranker's vector side: a catalog's tool vectors as one int8 matrix, the cache that
+ * keeps them by text across catalogs, and the similarity scans of a search (an optional
+ * low-dimension prefilter for large catalogs, then exact cosines).
+ */
+import { ToolSearchError } from '../errors';
+import type { EmbeddingVector } from './embedder';
+
+/** From this many tools on, similarity is first estimated in a small subspace. */
+const PREFILTER_MIN_TOOLS = 512;
+/** Vectors longer than this are scanned in full (the subspace would cost more than it saves). */
+const PREFILTER_MAX_DIMENSIONS = 256;
+/** Dimensions of the prefilter subspace (the scan in scanSubspace is written out for 16). */
+const PREFILTER_DIMENSIONS = 16;
+/** Tools whose estimate is checked exactly, per semantic candidate wanted. */
+const PREFILTER_OVERSAMPLING = 4;
+/** The subspace is used only when it holds at least this share of the tools' energy. */
+const PREFILTER_MIN_ENERGY = 0.6;
+/** Tool vectors sampled to find the subspace. */
+const PREFILTER_SAMPLE = 256;
+const PREFILTER_ITERATIONS = 10;
+/** Fixed-point scale of the subspace's axes while tools are projected onto them. */
+const BASIS_SCALE = 2 ** 14;
+
+function notFinite(): ToolSearchError {
+  return new ToolSearchError(
+    'INVALID_OPTIONS',
+    'the embedder returned a vector with a value that is not finite',
+  );
+}
+
+/**
+ * Writes `vector` at unit length as int8 codes into `target` at `offset` and returns its scale
+ * (value ≈ code × scale; 0 for the zero vector). Throws on a value that is not finite.
+ */
+export function quantiseInto(
+  vector: EmbeddingVector,
+  dimensions: number,
+  target: Int8Array,
+  offset: number,
+): number {
+  let length = 0;
+  let largestValue = 0;
+  for (let index = 0; index < dimensions; index++) {
+    const value = Number(vector[index]);
+    if (!Number.isFinite(value)) throw notFinite();
+    length += value * value;
+    const magnitude = Math.abs(value);
+    if (magnitude > largestValue) largestValue = magnitude;
+  }
+  if (length === 0) {
+    target.fill(0, offset, offset + dimensions);
+    return 0;
+  }
+  // Codes span −127..127 over the largest value; the scale brings them to unit length.
+  const toCode = 127 / largestValue;
+  for (let index = 0; index < dimensions; index++)
+    target[offset + index] = Math.round(Number(vector[index]) * toCode);
+  return largestValue / 127 / Math.sqrt(length);
+}
+
+/** A float32 copy of `vector` at unit length (the zero vector stays zero). */
+export function unitVector(vector: EmbeddingVector, dimensions: number): Float32Array {
+  const result = new Float32Array(dimensions);
+  let length = 0;
+  for (let index = 0; index < dimensions; index++) {
+    const value = Number(vector[index]);
+    if (!Number.isFinite(value)) throw notFinite();
+    result[index] = value;
+    length += value * value;
+  }
+  if (length > 0) {
+    const inverse = 1 / Math.sqrt(length);
+    for (let index = 0; index < dimensions; index++) result[index]! *= inverse;
+  }
+  return result;
+}
+
+/** Rows per block of the cache's storage. */
+const CACHE_BLOCK = 1_024;
+
+/**
+ * Quantised tool vectors kept by text, least recently used forgotten beyond `capacity`. The
+ * codes live in blocks of rows (not a typed array per text), so caching a 10,000-tool catalog
+ * costs a few allocations.
+ */
+export class VectorCache {
+  private readonly slots = new Map<string, number>();
+  private readonly blocks: Int8Array[] = [];
+  private scales = new Float32Array(0);
+  private readonly free: number[] = [];
+  private used = 0;
+  private dimensions = 0;
+
+  constructor(private readonly capacity: number) {}
+
+  /** The slot of `text` (now the most recently used), or −1. */
+  slotOf(text: string): number {
+    const slot = this.slots.get(text);
+    if (slot === undefined) return -1;
+    this.slots.delete(text);
+    this.slots.set(text, slot);
+    return slot;
+  }
+
+  /** Copies the codes of `slot` into `target` at `offset` and returns their scale. */
+  copy(slot: number, target: Int8Array, offset: number): number {
+    const block = this.blocks[Math.floor(slot / CACHE_BLOCK)]!;
+    const start = (slot % CACHE_BLOCK) * this.dimensions;
+    for (let index = 0; index < this.dimensions; index++) target[offset + index] = block[start + index]!;
+    return this.scales[slot]!;
+  }
+
+  /** Keeps `dimensions` codes of `source` at `offset` with their scale under `text`. */
+  put(text: string, source: Int8Array, offset: number, dimensions: number, scale: number): void {
+    if (this.capacity <= 0) return;
+    if (dimensions !== this.dimensions) this.reset(dimensions);
+    let slot = this.slots.get(text);
+    if (slot !== undefined) {
+      this.slots.delete(text);
+    } else if (this.slots.size >= this.capacity) {
+      const oldest = this.slots.keys().next().value as string;
+      slot = this.slots.get(oldest)!;
+      this.slots.delete(oldest);
+    } else {
+      slot = this.free.pop() ?? this.used++;
+      if (slot >= this.scales.length) {
+        const grown = new Float32Array(
+          Math.min(this.capacity, Math.max(CACHE_BLOCK, 2 * this.scales.length)),
+        );
+        grown.set(this.scales);
+        this.scales = grown;
+      }
+      const block = Math.floor(slot / CACHE_BLOCK);
+      while (this.blocks.length <= block) this.blocks.push(new Int8Array(CACHE_BLOCK * dimensions));
+    }
+    this.slots.set(text, slot);
+    const block = this.blocks[Math.floor(slot / CACHE_BLOCK)]!;
+    const start = (slot % CACHE_BLOCK) * dimensions;
+    for (let index = 0; index < dimensions; index++) block[start + index] = source[offset + index]!;
+    this.scales[slot] = scale;
+  }
+
+  private reset(dimensions: number): void {
+    this.slots.clear();
+    this.blocks.length = 0;
+    this.scales = new Float32Array(0);
+    this.free.length = 0;
+    this.used = 0;
+    this.dimensions = dimensions;
+  }
+}
+
+/** The catalog's vectors, int8 and row after row, with the optional prefilter subspace. */
+export interface ToolMatrix {
+  readonly dimensions: number;
+  readonly codes: Int8Array;
+  readonly scales: Float32Array;
+  readonly subspace?: Subspace;
+}
+
+/**
+ * The prefilter: every tool's coordinates on PREFILTER_DIMENSIONS axes that hold most of the
+ * catalog's energy, int8 at a fixed scale (value ≈ code / 127: coordinates of unit vectors lie
+ * in −1..1), so that scores of different tools and views compare and the scan runs on small
+ * integers.
+ */
+interface Subspace {
+  /** The axes: PREFILTER_DIMENSIONS orthonormal rows of `dimensions`. */
+  readonly basis: Float32Array;
+  /** Per tool, its PREFILTER_DIMENSIONS codes, four to an int32 (see packCodes). */
+  readonly packed: Int32Array;
+}
+
+/**
+ * The top eigenvectors of Σ t·tᵀ over a sample of tool vectors (subspace iteration): the
+ * directions in which tools differ most, where a query's dot product is mostly decided.
+ * Undefined when they hold less than PREFILTER_MIN_ENERGY of the sample's energy.
+ */
+function prefilterBasis(
+  codes: Int8Array,
+  scales: Float32Array,
+  dimensions: number,
+  sample: readonly number[],
+): Float32Array | undefined {
+  const moment = new Float64Array(dimensions * dimensions);
+  const row = new Float64Array(dimensions);
+  for (const tool of sample) {
+    const offset = tool * dimensions;
+    const scale = scales[tool]!;
+    for (let index = 0; index < dimensions; index++) row[index] = codes[offset + index]! * scale;
+    for (let left = 0; left < dimensions; left++) {
+      const value = row[left]!;
+      if (value === 0) continue;
+      const base = left * dimensions;
+      for (let right = left; right < dimensions; right++) moment[base + right]! += value * row[right]!;
+    }
+  }
+  for (let left = 0; left < dimensions; left++) {
+    for (let right = 0; right < left; right++)
+      moment[left * dimensions + right] = moment[right * dimensions + left]!;
+  }
+  const count = PREFILTER_DIMENSIONS;
+  // Deterministic start: rows of a fixed pseudo-random matrix.
+  let basis: Float64Array = new Float64Array(count * dimensions);
+  let seed = 0x9e3779b9;
+  for (let index = 0; index < basis.length; index++) {
+    seed = (seed * 1664525 + 1013904223) >>> 0;
+    basis[index] = seed / 2 ** 32 - 0.5;
+  }
+  const orthonormalise = (rows: Float64Array): void => {
+    for (let current = 0; current < count; current++) {
+      const base = current * dimensions;
+      for (let previous = 0; previous < current; previous++) {
+        const other = previous * dimensions;
+        let dot = 0;
+        for (let index = 0; index < dimensions; index++) dot += rows[base + index]! * rows[other + index]!;
+        for (let index = 0; index < dimensions; index++) rows[base + index]! -= dot * rows[other + index]!;
+      }
+      let length = 0;
+      for (let index = 0; index < dimensions; index++) length += rows[base + index]! * rows[base + index]!;
+      const inverse = length > 0 ? 1 / Math.sqrt(length) : 0;
+      for (let index = 0; index < dimensions; index++) rows[base + index]! *= inverse;
+    }
+  };
+  orthonormalise(basis);
+  const multiply = (rows: Float64Array): Float64Array => {
+    const next = new Float64Array(count * dimensions);
+    for (let current = 0; current < count; current++) {
+      const base = current * dimensions;
+      for (let left = 0; left < dimensions; left++) {
+        let sum = 0;
+        const momentRow = left * dimensions;
+        for (let right = 0; right < dimensions; right++)
+          sum += moment[momentRow + right]! * rows[base + right]!;
+        next[base + left] = sum;
+      }
+    }
+    return next;
+  };
+  for (let iteration = 0; iteration < PREFILTER_ITERATIONS; iteration++) {
+    const next = multiply(basis);
+    orthonormalise(next);
+    basis = next;
+  }
+  // The share of the sample's energy (trace) that the subspace holds: Σ bᵀ·M·b over its rows.
+  let trace = 0;
+  for (let index = 0; index < dimensions; index++) trace += moment[index * dimensions + index]!;
+  const image = multiply(basis);
+  let held = 0;
+  for (let index = 0; index < image.length; index++) held += image[index]! * basis[index]!;
+  return trace > 0 && held / trace >= PREFILTER_MIN_ENERGY ? Float32Array.from(basis) : undefined;
+}
+
+/** Evenly spaced tools, at most PREFILTER_SAMPLE. */
+function sampleTools(tools: number): number[] {
+  const step = Math.max(1, Math.floor(tools / PREFILTER_SAMPLE));
+  const sample: number[] = [];
+  for (let tool = 0; tool < tools; tool += step) sample.push(tool);
+  return sample;
+}
+
+/** The four int8 codes at `offset` as one int32 (code k in bits 8k..8k+7), independent of endianness. */
+function packCodes(codes: Int8Array, offset: number): number {
+  return (
+    (codes[offset]! & 0xff) |
+    ((codes[offset + 1]! & 0xff) << 8) |
+    ((codes[offset + 2]! & 0xff) << 16) |
+    (codes[offset + 3]! << 24)
+  );
+}
+
+function buildSubspace(codes: Int8Array, scales: Float32Array, dimensions: number): Subspace | undefined {
+  const tools = scales.length;
+  const width = PREFILTER_DIMENSIONS;
+  const basis = prefilterBasis(codes, scales, dimensions, sampleTools(tools));
+  if (basis === undefined) return undefined;
+  const packed = new Int32Array((tools * width) / 4);
+  // The axes in fixed point (|value| ≤ 1 → ≤ 2¹⁴), so projecting a tool is integer dot
+  // products: |sum| ≤ 2¹⁴ × 127 × dimensions < 2³¹ for dimensions ≤ PREFILTER_MAX_DIMENSIONS.
+  const axes = Array.from({ length: width }, (_, axis) =>
+    Int32Array.from(basis.subarray(axis * dimensions, (axis + 1) * dimensions), (value) =>
+      Math.round(value * BASIS_SCALE),
+    ),
+  );
+  const row = new Int8Array(width);
+  for (let tool = 0, offset = 0; tool < tools; tool++, offset += dimensions) {
+    const toCode = (scales[tool]! * 127) / BASIS_SCALE;
+    for (let axis = 0; axis < width; axis++) {
+      const value = Math.round(dotCodes(codes, offset, axes[axis]!, dimensions) * toCode);
+      row[axis] = Math.max(-127, Math.min(127, value));
+    }
+    for (let word = 0; word < width / 4; word++) packed[(tool * width) / 4 + word] = packCodes(row, 4 * word);
+  }
+  return { basis, packed };
+}
+
+/** The matrix of a catalog whose codes and scales are filled, with its prefilter when it pays. */
+export function finishMatrix(codes: Int8Array, scales: Float32Array, dimensions: number): ToolMatrix {
+  if (scales.length < PREFILTER_MIN_TOOLS || dimensions > PREFILTER_MAX_DIMENSIONS) {
+    return { dimensions, codes, scales };
+  }
+  const subspace = buildSubspace(codes, scales, dimensions);
+  return subspace ? { dimensions, codes, scales, subspace } : { dimensions, codes, scales };
+}
+
+/** A unit view quantised to int8 for the exact dot products (value ≈ code × scale). */
+interface QuantisedView {
+  readonly codes: Int32Array;
+  readonly scale: number;
+}
+
+function quantiseView(view: Float32Array, dimensions: number): QuantisedView {
+  let largestValue = 0;
+  for (let index = 0; index < dimensions; index++)
+    largestValue = Math.max(largestValue, Math.abs(view[index]!));
+  const codes = new Int32Array(dimensions);
+  if (largestValue === 0) return { codes, scale: 0 };
+  const toCode = 127 / largestValue;
+  for (let index = 0; index < dimensions; index++) codes[index] = Math.round(view[index]! * toCode);
+  return { codes, scale: largestValue / 127 };
+}
+
+/** The integer dot product of a tool's codes with a view's (four running sums, for speed). */
+function dotCodes(codes: Int8Array, offset: number, view: Int32Array, dimensions: number): number {
+  let sum0 = 0;
+  let sum1 = 0;
+  let sum2 = 0;
+  let sum3 = 0;
+  let index = 0;
+  for (; index + 4 <= dimensions; index += 4) {
+    sum0 = (sum0 + codes[offset + index]! * view[index]!) | 0;
+    sum1 = (sum1 + codes[offset + index + 1]! * view[index + 1]!) | 0;
+    sum2 = (sum2 + codes[offset + index + 2]! * view[index + 2]!) | 0;
+    sum3 = (sum3 + codes[offset + index + 3]! * view[index + 3]!) | 0;
+  }
+  for (; index < dimensions; index++) sum0 = (sum0 + codes[offset + index]! * view[index]!) | 0;
+  return sum0 + sum1 + sum2 + sum3;
+}
+
+/** A search's views (the whole request and its parts), quantised once for every exact check. */
+export class QueryViews {
+  private readonly quantised: readonly QuantisedView[];
+
+  constructor(
+    private readonly matrix: ToolMatrix,
+    readonly views: readonly Float32Array[],
+  ) {
+    this.quantised = views.map((view) => quantiseView(view, matrix.dimensions));
+  }
+
+  /** A tool's best cosine over the views. */
+  best(tool: number): number {
+    const { codes, scales, dimensions } = this.matrix;
+    const offset = tool * dimensions;
+    let best = -1;
+    for (const view of this.quantised) {
+      const value = dotCodes(codes, offset, view.codes, dimensions) * view.scale * scales[tool]!;
+      if (value > best) best = value;
+    }
+    return best;
+  }
+}
+
+/**
+ * Indices of the `count` largest of `scores` (unordered). A long array is first cut at a
+ * threshold read from a sample (one comparison per score), then the survivors go through the
+ * heap; a threshold that keeps too few is dropped.
+ */
+function largest(scores: Float32Array | Int32Array, count: number): Int32Array {
+  const total = scores.length;
+  if (total > 8 * count && count > 0) {
+    const sampleSize = 512;
+    const step = total / sampleSize;
+    // Keep about twice the share wanted, so the true top `count` almost surely pass: the
+    // threshold is the (keep + 1)-th largest of the sample, found with a small sorted buffer.
+    const keep = Math.min(sampleSize - 1, Math.ceil(((2 * count) / total) * sampleSize) + 4);
+    const top = new Float64Array(keep + 1).fill(Number.NEGATIVE_INFINITY);
+    for (let index = 0; index < sampleSize; index++) {
+      const value = scores[Math.floor(index * step)]!;
+      if (value <= top[keep]!) continue;
+      let position = keep;
+      while (position > 0 && top[position - 1]! < value) {
+        top[position] = top[position - 1]!;
+        position--;
+      }
+      top[position] = value;
+    }
+    const threshold = top[keep]!;
+    const survivors: number[] = [];
+    for (let index = 0; index < total; index++) if (scores[index]! >= threshold) survivors.push(index);
+    if (survivors.length >= count) {
+      const values = new Float32Array(survivors.length);
+      for (let index = 0; index < survivors.length; index++) values[index] = scores[survivors[index]!]!;
+      return heapLargest(values, count).map((position) => survivors[position]!);
+    }
+  }
+  return heapLargest(scores, count);
+}
+
+/** Indices of the `count` largest of `scores` (unordered), with a bounded min-heap. */
+function heapLargest(scores: Float32Array | Int32Array, count: number): Int32Array {
+  const size = Math.min(count, scores.length);
+  const heap = new Int32Array(size);
+  const keys = new Float32Array(size);
+  if (size === 0) return heap;
+  const siftDown = (): void => {
+    let index = 0;
+    const item = heap[0]!;
+    const key = keys[0]!;
+    for (;;) {
+      const left = 2 * index + 1;
+      if (left >= size) break;
+      const right = left + 1;
+      const child = right < size && keys[right]! < keys[left]! ? right : left;
+      if (keys[child]! >= key) break;
+      heap[index] = heap[child]!;
+      keys[index] = keys[child]!;
+      index = child;
+    }
+    heap[index] = item;
+    keys[index] = key;
+  };
+  let filled = 0;
+  for (let item = 0; item < scores.length; item++) {
+    const score = scores[item]!;
+    if (filled < size) {
+      let index = filled++;
+      while (index > 0) {
+        const parent = (index - 1) >> 1;
+        if (keys[parent]! <= score) break;
+        heap[index] = heap[parent]!;
+        keys[index] = keys[parent]!;
+        index = parent;
+      }
+      heap[index] = item;
+      keys[index] = score;
+    } else if (score > keys[0]!) {
+      heap[0] = item;
+      keys[0] = score;
+      siftDown();
+    }
+  }
+  return heap;
+}
+
+/** A view's coordinates in the prefilter subspace, int8 at the tools' fixed scale. */
+function subspaceCoordinates(basis: Float32Array, view: Float32Array, dimensions: number): Int32Array {
+  const coordinates = new Int32Array(PREFILTER_DIMENSIONS);
+  for (let axis = 0; axis < PREFILTER_DIMENSIONS; axis++) {
+    let sum = 0;
+    for (let index = 0, base = axis * dimensions; index < dimensions; index++, base++)
+      sum += basis[base]! * view[index]!;
+    coordinates[axis] = Math.max(-127, Math.min(127, Math.round(sum * 127)));
+  }
+  return coordinates;
+}
+
+/**
+ * Raises each tool's estimate to its dot product with a view's subspace coordinates: the hot
+ * loop of a search. A tool's 16 int8 coordinates are read as four int32 words and unpacked
+ * with shifts (four loads instead of sixteen), and the loop is written out for the 16 axes
+ * (no inner loop, the view in registers).
+ */
+function scanSubspace(packed: Int32Array, coordinates: Int32Array, estimates: Int32Array): void {
+  const c0 = coordinates[0]!;
+  const c1 = coordinates[1]!;
+  const c2 = coordinates[2]!;
+  const c3 = coordinates[3]!;
+  const c4 = coordinates[4]!;
+  const c5 = coordinates[5]!;
+  const c6 = coordinates[6]!;
+  const c7 = coordinates[7]!;
+  const c8 = coordinates[8]!;
+  const c9 = coordinates[9]!;
+  const c10 = coordinates[10]!;
+  const c11 = coordinates[11]!;
+  const c12 = coordinates[12]!;
+  const c13 = coordinates[13]!;
+  const c14 = coordinates[14]!;
+  const c15 = coordinates[15]!;
+  const tools = estimates.length;
+  for (let tool = 0, offset = 0; tool < tools; tool++, offset += 4) {
+    const a = packed[offset]!;
+    const b = packed[offset + 1]!;
+    const c = packed[offset + 2]!;
+    const d = packed[offset + 3]!;
+    const sum =
+      (((a << 24) >> 24) * c0 +
+        ((a << 16) >> 24) * c1 +
+        ((a << 8) >> 24) * c2 +
+        (a >> 24) * c3 +
+        ((b << 24) >> 24) * c4 +
+        ((b << 16) >> 24) * c5 +
+        ((b << 8) >> 24) * c6 +
+        (b >> 24) * c7 +
+        ((c << 24) >> 24) * c8 +
+        ((c << 16) >> 24) * c9 +
+        ((c << 8) >> 24) * c10 +
+        (c >> 24) * c11 +
+        ((d << 24) >> 24) * c12 +
+        ((d << 16) >> 24) * c13 +
+        ((d << 8) >> 24) * c14 +
+        (d >> 24) * c15) |
+      0;
+    if (sum > estimates[tool]!) estimates[tool] = sum;
+  }
+}
+
+/** The tools a search considers for their similarity, with their best cosines. */
+export interface SemanticCandidates {
+  readonly tools: Int32Array;
+  readonly similarities: Float32Array;
+}
+
+/**
+ * The `count` tools most similar to any view: every tool checked exactly, or (large catalogs)
+ * an estimate in the subspace for every tool, then an exact check of the best estimates.
+ * `scratch` holds one number per tool and is overwritten.
+ */
+export function semanticCandidates(
+  query: QueryViews,
+  matrix: ToolMatrix,
+  count: number,
+  scratch: Int32Array,
+): SemanticCandidates {
+  const tools = matrix.scales.length;
+  const { subspace } = matrix;
+  let shortlist: Int32Array;
+  if (subspace === undefined) {
+    shortlist = Int32Array.from({ length: tools }, (_, tool) => tool);
+  } else {
+    scratch.fill(-0x80000000);
+    for (const view of query.views) {
+      scanSubspace(subspace.packed, subspaceCoordinates(subspace.basis, view, matrix.dimensions), scratch);
+    }
+    shortlist = largest(scratch, count * PREFILTER_OVERSAMPLING);
+  }
+  const exact = new Float32Array(shortlist.length);
+  for (let position = 0; position < shortlist.length; position++)
+    exact[position] = query.best(shortlist[position]!);
+  const chosen = largest(exact, count);
+  return {
+    tools: chosen.map((position) => shortlist[position]!),
+    similarities: Float32Array.from(chosen, (position) => exact[position]!),
+  };
+}
