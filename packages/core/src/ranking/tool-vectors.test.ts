@@ -74,7 +74,7 @@ describe('semanticCandidates', () => {
     const codes = new Int8Array(vectors.length * 3);
     const scales = Float32Array.from(vectors, (vector, tool) => quantiseInto(vector, 3, codes, tool * 3));
     const matrix = finishMatrix(codes, scales, 3);
-    expect(matrix.subspace).toBeUndefined();
+    expect(matrix.subspace()).toBeUndefined();
     const query = new QueryViews(matrix, [Float32Array.of(1, 0, 0), Float32Array.of(0, 0, 1)]);
     const found = semanticCandidates(query, matrix, 2, new Int32Array(vectors.length));
     expect([...found.tools].sort()).toEqual([0, 3]);

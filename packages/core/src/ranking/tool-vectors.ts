@@ -151,12 +151,16 @@ export class VectorCache {
   }
 }
 
-/** The catalog's vectors, int8 and row after row, with the optional prefilter subspace. */
+/** The catalog's vectors, int8 and row after row, with the prefilter subspace when it pays. */
 export interface ToolMatrix {
   readonly dimensions: number;
   readonly codes: Int8Array;
   readonly scales: Float32Array;
-  readonly subspace?: Subspace;
+  /**
+   * The prefilter (undefined: every tool is checked exactly), made on first call: only a
+   * search that scans the catalog needs it, and most searches do not.
+   */
+  readonly subspace: () => Subspace | undefined;
 }
 
 /**
@@ -297,11 +301,21 @@ function buildSubspace(codes: Int8Array, scales: Float32Array, dimensions: numbe
 
 /** The matrix of a catalog whose codes and scales are filled, with its prefilter when it pays. */
 export function finishMatrix(codes: Int8Array, scales: Float32Array, dimensions: number): ToolMatrix {
-  if (scales.length < PREFILTER_MIN_TOOLS || dimensions > PREFILTER_MAX_DIMENSIONS) {
-    return { dimensions, codes, scales };
-  }
-  const subspace = buildSubspace(codes, scales, dimensions);
-  return subspace ? { dimensions, codes, scales, subspace } : { dimensions, codes, scales };
+  const worthIt = scales.length >= PREFILTER_MIN_TOOLS && dimensions <= PREFILTER_MAX_DIMENSIONS;
+  let subspace: Subspace | undefined;
+  let made = !worthIt;
+  return {
+    dimensions,
+    codes,
+    scales,
+    subspace() {
+      if (!made) {
+        subspace = buildSubspace(codes, scales, dimensions);
+        made = true;
+      }
+      return subspace;
+    },
+  };
 }
 
 /** A unit view quantised to int8 for the exact dot products (value ≈ code × scale). */
@@ -525,7 +539,7 @@ export function semanticCandidates(
   scratch: Int32Array,
 ): SemanticCandidates {
   const tools = matrix.scales.length;
-  const { subspace } = matrix;
+  const subspace = matrix.subspace();
   let shortlist: Int32Array;
   if (subspace === undefined) {
     shortlist = Int32Array.from({ length: tools }, (_, tool) => tool);
