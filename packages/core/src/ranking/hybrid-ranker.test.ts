@@ -111,6 +111,40 @@ describe('createHybridRanker', () => {
     expect(results.map((result) => result.name).sort()).toEqual(['convert_currency', 'search_flights']);
   });
 
+  it('in a request of several parts, does not let similarity lift a second tool for one part above the tool for another', () => {
+    // Lexically: A, then C (the other part), then B (a twin of A). B's similarity to the
+    // request is higher than C's, enough to pass C on the plain fused score; for a request in
+    // two parts it is lowered by B's likeness to A, already picked.
+    const vectors: Record<string, number[]> = { A: [1, 0], B: [1, 0], C: [0, 1] };
+    const embedder: Embedder = {
+      id: 'two-axes',
+      embed: (texts) =>
+        texts.map(
+          (text) =>
+            vectors[text] ?? (text.includes('fly') ? [1, 0] : text.includes('euros') ? [0.6, 0.8] : [0, 0]),
+        ),
+    };
+    const catalog: ToolDescriptor[] = [{ name: 'A' }, { name: 'B' }, { name: 'C' }];
+    const scripted: SearchResult[] = [
+      { name: 'A', description: '', score: 0.9 },
+      { name: 'C', description: '', score: 0.46 },
+      { name: 'B', description: '', score: 0.45 },
+    ];
+    const ranker = createHybridRanker({
+      embedder,
+      weight: 0.5,
+      similarityFloor: 0,
+      toolText: (tool) => tool.name,
+      lexical: () => ({ search: () => scripted }),
+    })(catalog);
+    const names = (query: string) => now(ranker.search(query, { topK: 3 })).map((result) => result.name);
+    expect(names('fly to Rome. Pay in euros')).toEqual(['A', 'C', 'B']);
+    // One part: the twin keeps its place on similarity.
+    expect(names('fly to Rome paying in euros')).toEqual(['A', 'B', 'C']);
+    const scores = now(ranker.search('fly to Rome. Pay in euros', { topK: 3 })).map((result) => result.score);
+    expect([...scores].sort((left, right) => right - left)).toEqual(scores);
+  });
+
   it('with weight 0 ranks as the lexical ranker does', () => {
     const ranker = createHybridRanker({ embedder: conceptEmbedder(), weight: 0 })(tools);
     const lexical = createKeywordRanker(tools);

@@ -55,8 +55,25 @@ const SEMANTIC_CANDIDATES = 30;
 const MAX_PARTS = 6;
 /** Query texts whose vectors are kept (a repeated search costs no embedding call). */
 const QUERY_CACHE_SIZE = 256;
+/**
+ * For a request in several parts, how much a candidate's similarity is lowered per unit of its
+ * likeness (rescaled like the similarity) to a tool already picked.
+ */
+const DIVERSITY = 0.3;
 /** Parameter names taken from a schema for the default tool text. */
 const MAX_PARAMETER_NAMES = 32;
+
+/** A candidate of a search, with its parts of the fused score. */
+interface Fused {
+  readonly position: number;
+  /** The lexical score, read along the lexical order (0 for a tool found by similarity alone). */
+  readonly lexical: number;
+  /** The best cosine over the request's views, rescaled from the floor to 0..1. */
+  readonly semantic: number;
+  readonly order: number;
+  readonly description: string | undefined;
+  score: number;
+}
 
 /** A value now or later; `then` runs `next` synchronously when it can. */
 function then<T, R>(value: MaybePromise<T>, next: (resolved: T) => MaybePromise<R>): MaybePromise<R> {
@@ -428,22 +445,59 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
         });
       }
       const scale = 1 / (1 - floor);
-      const scored: { position: number; score: number; order: number; description: string | undefined }[] =
-        [];
+      const pool: Fused[] = [];
       for (const [position, candidate] of candidates) {
         const cosine = Number.isNaN(candidate.cosine) ? query.best(position) : candidate.cosine;
-        const semanticScore = Math.min(1, Math.max(0, (cosine - floor) * scale));
-        const score = candidate.lexical >= 1 ? 1 : (1 - weight) * candidate.lexical + weight * semanticScore;
-        if (score > 0 && score >= minScore) {
-          scored.push({ position, score, order: candidate.order, description: candidate.description });
+        pool.push({
+          position,
+          lexical: candidate.lexical,
+          semantic: Math.min(1, Math.max(0, (cosine - floor) * scale)),
+          order: candidate.order,
+          description: candidate.description,
+          score: 0,
+        });
+      }
+      const fusedScore = (entry: Fused, penalty: number): number =>
+        entry.lexical >= 1
+          ? 1
+          : (1 - weight) * entry.lexical + weight * Math.max(0, entry.semantic - penalty);
+      const before = (left: Fused, right: Fused): boolean =>
+        left.score > right.score ||
+        (left.score === right.score &&
+          (left.order < right.order ||
+            (left.order === right.order && tools[left.position]!.name < tools[right.position]!.name)));
+      let scored: Fused[];
+      if (views.length < 2) {
+        for (const entry of pool) entry.score = fusedScore(entry, 0);
+        scored = pool.sort((left, right) => (before(left, right) ? -1 : before(right, left) ? 1 : 0));
+      } else {
+        // A request in several parts: pick one by one, each candidate's similarity lowered by
+        // its likeness to the tools already picked (maximal marginal relevance), so that the
+        // similarity term does not lift a second tool for the same part above the tool for
+        // another part, undoing the lexical ranker's coverage of every part.
+        scored = [];
+        const penalties = new Float64Array(pool.length);
+        const remaining = pool.map((_, index) => index);
+        while (scored.length < topK && remaining.length > 0) {
+          let best = 0;
+          for (let slot = 0; slot < remaining.length; slot++) {
+            const index = remaining[slot]!;
+            pool[index]!.score = fusedScore(pool[index]!, penalties[index]!);
+            if (slot > 0 && before(pool[index]!, pool[remaining[best]!]!)) best = slot;
+          }
+          const chosen = pool[remaining[best]!]!;
+          remaining.splice(best, 1);
+          scored.push(chosen);
+          for (const index of remaining) {
+            const likeness = Math.max(
+              0,
+              (query.between(chosen.position, pool[index]!.position) - floor) * scale,
+            );
+            penalties[index] = Math.max(penalties[index]!, DIVERSITY * likeness);
+          }
         }
       }
-      scored.sort(
-        (left, right) =>
-          right.score - left.score ||
-          left.order - right.order ||
-          (tools[left.position]!.name < tools[right.position]!.name ? -1 : 1),
-      );
+      scored = scored.filter((entry) => entry.score > 0 && entry.score >= minScore);
       return scored.slice(0, topK).map(({ position, score, description }) => {
         const tool = tools[position]!;
         return {

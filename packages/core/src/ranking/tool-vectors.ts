@@ -355,12 +355,27 @@ function dotCodes(codes: Int8Array, offset: number, view: Int32Array, dimensions
 /** A search's views (the whole request and its parts), quantised once for every exact check. */
 export class QueryViews {
   private readonly quantised: readonly QuantisedView[];
+  /** The codes of the tool last given as `left` to {@link between}, widened to int32. */
+  private left: Int32Array | undefined;
+  private leftTool = -1;
 
   constructor(
     private readonly matrix: ToolMatrix,
     readonly views: readonly Float32Array[],
   ) {
     this.quantised = views.map((view) => quantiseView(view, matrix.dimensions));
+  }
+
+  /** The cosine of two tools' vectors (calls with the same `left` in a row are cheaper). */
+  between(left: number, right: number): number {
+    const { codes, scales, dimensions } = this.matrix;
+    this.left ??= new Int32Array(dimensions);
+    if (left !== this.leftTool) {
+      for (let index = 0, offset = left * dimensions; index < dimensions; index++, offset++)
+        this.left[index] = codes[offset]!;
+      this.leftTool = left;
+    }
+    return dotCodes(codes, right * dimensions, this.left, dimensions) * scales[left]! * scales[right]!;
   }
 
   /** A tool's best cosine over the views. */
