@@ -96,6 +96,7 @@ export class VectorCache {
 
   /** The slot of `text` (now the most recently used), or −1. */
   slotOf(text: string): number {
+    if (this.slots.size === 0) return -1;
     const slot = this.slots.get(text);
     if (slot === undefined) return -1;
     this.slots.delete(text);
