@@ -98,6 +98,33 @@ interface Model {
   readonly factorUnit: number;
 }
 
+/** Models by table and smoothing: embedders with the same settings share one. */
+const models = new WeakMap<WordVectorTable, Map<number, Model>>();
+
+/** The word weights of a table at a smoothing, computed once per process (40,000 words: ~10 ms). */
+function modelOf(table: WordVectorTable, smoothing: number): Model {
+  let bySmoothing = models.get(table);
+  if (bySmoothing === undefined) {
+    bySmoothing = new Map();
+    models.set(table, bySmoothing);
+  }
+  const known = bySmoothing.get(smoothing);
+  if (known) return known;
+  const factors = new Float32Array(table.words.length);
+  for (let word = 0; word < factors.length; word++) {
+    const probability = estimateWordProbability(table.ranks[word]!, table.vocabularySize);
+    const weight = smoothing / (smoothing + probability);
+    factors[word] = weight < MIN_WEIGHT ? 0 : weight * table.scales[word]!;
+  }
+  let largestFactor = 0;
+  for (const factor of factors) largestFactor = Math.max(largestFactor, factor);
+  const factorUnit = largestFactor / FACTOR_STEPS || 1;
+  const integerFactors = Int32Array.from(factors, (factor) => Math.round(factor / factorUnit));
+  const model: Model = { table, index: indexOf(table), factors, integerFactors, factorUnit };
+  bySmoothing.set(smoothing, model);
+  return model;
+}
+
 /**
  * An embedder over static word vectors (GloVe 6B shipped in this package): a text's vector
  * is the sum of its words' vectors, each weighted by its rarity (SIF, Arora et al. 2017),
@@ -118,20 +145,7 @@ export function createWordVectorEmbedder(options: WordVectorEmbedderOptions = {}
   let model: Model | undefined;
 
   const load = (): Model => {
-    if (model) return model;
-    const table = loadShippedVectors();
-    const index = indexOf(table);
-    const factors = new Float32Array(table.words.length);
-    for (let word = 0; word < factors.length; word++) {
-      const probability = estimateWordProbability(table.ranks[word]!, table.vocabularySize);
-      const weight = smoothing / (smoothing + probability);
-      factors[word] = weight < MIN_WEIGHT ? 0 : weight * table.scales[word]!;
-    }
-    let largestFactor = 0;
-    for (const factor of factors) largestFactor = Math.max(largestFactor, factor);
-    const factorUnit = largestFactor / FACTOR_STEPS || 1;
-    const integerFactors = Int32Array.from(factors, (factor) => Math.round(factor / factorUnit));
-    model = { table, index, factors, integerFactors, factorUnit };
+    model ??= modelOf(loadShippedVectors(), smoothing);
     return model;
   };
 
@@ -182,7 +196,7 @@ export function createWordVectorEmbedder(options: WordVectorEmbedderOptions = {}
 
   /** Writes the embedding of `text` into `out` at `at` (`sum` is scratch, `dimensions` long). */
   const embedInto = (loaded: Model, text: string, sum: Float64Array, out: Float32Array, at: number): void => {
-    const { table, factors } = loaded;
+    const { table } = loaded;
     const { dimensions, codes, common } = table;
     sum.fill(0);
     // The text's known words and their weights, then their vectors added four at a time (one
