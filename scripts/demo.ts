@@ -53,8 +53,13 @@ const frameworks: Record<string, { readonly title: string; load(): Promise<Frame
 
 const aliases: Record<string, string> = { aisdk: 'ai-sdk', ai: 'ai-sdk', vercel: 'ai-sdk' };
 
-/** A request that shares no word with the tool it needs: what the hybrid ranker is for. */
-const noSharedWords = 'will I need an umbrella tomorrow in Oslo?';
+/**
+ * A request whose words lead the keyword ranker astray ("next week" matches analytics and
+ * on-call tools; no weather tool says "temperatures" or "expected") while its meaning is the
+ * weather: what the hybrid ranker is for. With the offline word vectors it picks a weather tool
+ * (get_current_weather); the keyword ranker alone picks compare_analytics_periods.
+ */
+const noSharedWords = 'what temperatures are expected in Oslo next week?';
 
 const usage = `Usage: pnpm demo [-- [options] ["your request" ...]]
 
