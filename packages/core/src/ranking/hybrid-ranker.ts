@@ -9,7 +9,8 @@ import type {
 } from '../types';
 import type { Embedder, EmbeddingVector } from './embedder';
 import { createKeywordRanker, MAX_QUERY_LENGTH } from './keyword-ranker';
-import { splitClauses } from './split-clauses';
+import { validateSearchOptions } from './search-options';
+import { requestParts } from './split-clauses';
 import {
   finishMatrix,
   QueryViews,
@@ -43,7 +44,6 @@ export interface HybridRankerOptions {
   readonly cacheSize?: number;
 }
 
-const DEFAULT_TOP_K = 5;
 const DEFAULT_WEIGHT = 0.15;
 const DEFAULT_SIMILARITY_FLOOR = 0.2;
 const DEFAULT_CACHE_SIZE = 20_000;
@@ -51,8 +51,6 @@ const DEFAULT_CACHE_SIZE = 20_000;
 const LEXICAL_CANDIDATES = 30;
 /** Tools added per search for their similarity alone (at least). */
 const SEMANTIC_CANDIDATES = 30;
-/** Query parts embedded separately (more parts are grouped), as the keyword ranker does. */
-const MAX_PARTS = 6;
 /** Query texts whose vectors are kept (a repeated search costs no embedding call). */
 const QUERY_CACHE_SIZE = 256;
 /**
@@ -141,32 +139,6 @@ function checkVectors(
     }
   }
   return vectors as readonly EmbeddingVector[];
-}
-
-function requestParts(text: string): string[] {
-  const parts = splitClauses(text);
-  if (parts.length <= 1) return [];
-  if (parts.length <= MAX_PARTS) return parts;
-  const size = Math.ceil(parts.length / MAX_PARTS);
-  const grouped: string[] = [];
-  for (let start = 0; start < parts.length; start += size)
-    grouped.push(parts.slice(start, start + size).join(' '));
-  return grouped;
-}
-
-function validateSearchOptions(options: SearchOptions | undefined): { topK: number; minScore: number } {
-  const topK = options?.topK ?? DEFAULT_TOP_K;
-  const minScore = options?.minScore ?? 0;
-  if (typeof topK !== 'number' || Number.isNaN(topK) || topK < 0) {
-    throw new ToolSearchError('INVALID_OPTIONS', `topK must be a number ≥ 0, got ${String(topK)}`);
-  }
-  if (typeof minScore !== 'number' || Number.isNaN(minScore)) {
-    throw new ToolSearchError(
-      'INVALID_OPTIONS',
-      `minScore must be a number in 0..1, got ${String(minScore)}`,
-    );
-  }
-  return { topK: Math.floor(topK), minScore };
 }
 
 function checkFraction(name: string, value: number): number {

@@ -9,7 +9,8 @@ import {
 } from './catalog-index';
 import type { FieldSpec } from './inverted-index';
 import { createViewScorer, type View } from './score-views';
-import { splitClauses } from './split-clauses';
+import { validateSearchOptions } from './search-options';
+import { requestParts } from './split-clauses';
 import { stem } from './stemmer';
 import { selectTop } from './top-k';
 
@@ -43,28 +44,10 @@ export interface KeywordRanker extends Ranker {
 
 export const DEFAULT_FIELD_WEIGHTS: FieldWeights = { name: 3, tags: 2, description: 1, parameters: 0.5 };
 
-const DEFAULT_TOP_K = 5;
 /** A query is read up to this many characters: no tool request is longer, and the cost stays bounded. */
 export const MAX_QUERY_LENGTH = 10_000;
-/** At most this many parts of a request are ranked separately; more are grouped. */
-const MAX_PARTS = 6;
 /** Share of the diversified ranking that rewards covering parts not yet covered (xQuAD's λ). */
 const DIVERSITY = 0.5;
-
-function validateSearchOptions(options: SearchOptions | undefined): { topK: number; minScore: number } {
-  const topK = options?.topK ?? DEFAULT_TOP_K;
-  const minScore = options?.minScore ?? 0;
-  if (typeof topK !== 'number' || Number.isNaN(topK) || topK < 0) {
-    throw new ToolSearchError('INVALID_OPTIONS', `topK must be a number ≥ 0, got ${String(topK)}`);
-  }
-  if (typeof minScore !== 'number' || Number.isNaN(minScore)) {
-    throw new ToolSearchError(
-      'INVALID_OPTIONS',
-      `minScore must be a number in 0..1, got ${String(minScore)}`,
-    );
-  }
-  return { topK: Math.floor(topK), minScore };
-}
 
 function validateRankerOptions(options: KeywordRankerOptions): {
   weights: FieldWeights;
@@ -129,18 +112,6 @@ export function createKeywordRanker(
   /** Relevance of a tool to a view, 0..1. */
   const relevance = (view: View, document: number): number =>
     view.ideal > 0 ? Math.min(1, view.scores[document]! / view.ideal) : 0;
-
-  const requestParts = (text: string): string[] => {
-    if (!multiPart) return [];
-    const parts = splitClauses(text);
-    if (parts.length <= 1) return [];
-    if (parts.length <= MAX_PARTS) return parts;
-    const size = Math.ceil(parts.length / MAX_PARTS);
-    const grouped: string[] = [];
-    for (let start = 0; start < parts.length; start += size)
-      grouped.push(parts.slice(start, start + size).join(' '));
-    return grouped;
-  };
 
   /**
    * Orders the candidates of a multi-part request with xQuAD (Santos et al., 2010): each pick
@@ -216,7 +187,7 @@ export function createKeywordRanker(
         if (results.length < topK && minScore <= 1) results.push(toResult(document, 1));
       }
       const limit = Math.min(topK, index.size) + named.length;
-      const views = scorer.score([text, ...requestParts(text)]);
+      const views = scorer.score([text, ...(multiPart ? requestParts(text) : [])]);
       const [whole, ...parts] = views as [View, ...View[]];
       try {
         const ranked =

@@ -49,3 +49,21 @@ export function splitClauses(text: string): string[] {
   if (parts.length === 0) return [trimmed];
   return parts.map((part) => trimmed.slice(part.start, part.end).trim());
 }
+
+/** At most this many parts of a request are ranked separately; more are grouped. */
+export const MAX_REQUEST_PARTS = 6;
+
+/**
+ * The parts of a request to rank separately: `[]` for a request of one part; more than
+ * MAX_REQUEST_PARTS parts are grouped, neighbours together, into that many.
+ */
+export function requestParts(text: string): string[] {
+  const parts = splitClauses(text);
+  if (parts.length <= 1) return [];
+  if (parts.length <= MAX_REQUEST_PARTS) return parts;
+  const size = Math.ceil(parts.length / MAX_REQUEST_PARTS);
+  const grouped: string[] = [];
+  for (let start = 0; start < parts.length; start += size)
+    grouped.push(parts.slice(start, start + size).join(' '));
+  return grouped;
+}
