@@ -1,8 +1,8 @@
+import { startRedisServer } from '@tool-search/redis/testing';
 import { runRedisAgent } from './redis-agent';
-import { startThrowawayRedis } from './redis-server';
 
 // REDIS_URL=redis://... pnpm start   (without it, a throwaway local redis-server is started)
-const throwaway = process.env.REDIS_URL ? undefined : await startThrowawayRedis();
+const throwaway = process.env.REDIS_URL ? undefined : await startRedisServer();
 const url = process.env.REDIS_URL ?? throwaway!.url;
 try {
   const turns = await runRedisAgent({ url });
@@ -15,5 +15,5 @@ try {
     console.log(`  answer: ${turn.text}`);
   }
 } finally {
-  await throwaway?.stop();
+  await throwaway?.dispose();
 }

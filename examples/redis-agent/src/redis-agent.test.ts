@@ -1,14 +1,14 @@
+import { type RedisServer, startRedisServer } from '@tool-search/redis/testing';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runRedisAgent, startAgentServer } from './redis-agent';
-import { startThrowawayRedis } from './redis-server';
 
-let redis: Awaited<ReturnType<typeof startThrowawayRedis>>;
+let redis: RedisServer;
 beforeAll(async () => {
-  redis = await startThrowawayRedis();
+  redis = await startRedisServer();
 });
 afterAll(async () => {
-  await redis?.stop();
+  await redis?.dispose();
 });
 
 describe('the Redis agent example', () => {

@@ -4,8 +4,8 @@ import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ageKeys } from '../test/age-keys';
 import { closeClients, commandStats, connectClient, countRoundTrips, type TestClient } from '../test/clients';
-import { type RedisServer, startRedisServer } from '../test/redis-server';
 import { createRedisStore, DEFAULT_TTL, escapeGlob } from './redis-store';
+import { type RedisServer, startRedisServer } from './testing';
 
 let server: RedisServer;
 let client: TestClient;

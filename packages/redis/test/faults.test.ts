@@ -2,8 +2,8 @@ import { ToolSearchError } from '@tool-search/core';
 import { createClient } from 'redis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createRedisStore, type RedisStore } from '../src/redis-store';
+import { type RedisServer, startRedisServer } from '../src/testing';
 import { closeClients, connectClient, whenReady } from './clients';
-import { type RedisServer, startRedisServer } from './redis-server';
 
 // Faults against a real server: a stalled one (SIGSTOP), a crashed one (SIGKILL) and one that
 // refuses our password. Every call must settle within the store's bound with a typed error.

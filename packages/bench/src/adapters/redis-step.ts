@@ -1,7 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { type CatalogEntry, createToolSearchEngine, type LoadStateStore } from '@tool-search/core';
 import { createRedisStore, type RedisStoreClient } from '@tool-search/redis';
+import { startRedisServer } from '@tool-search/redis/testing';
 import { createClient } from 'redis';
 import { quantile } from '../quantile';
 import { generateCatalog } from '../synthetic/catalog';
@@ -24,51 +23,6 @@ export interface RedisStepRow {
   readonly redisCommandsPerStep: number | null;
   /** Requests sent to Redis by one `load_tool` call, once the store's scripts are cached (the engine reads, then adds). */
   readonly roundTripsPerLoad: number;
-}
-
-/** A throwaway redis-server on a free loopback port (no persistence); stopped by the returned function. */
-async function startRedisServer(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const port = await new Promise<number>((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
-  const child: ChildProcess = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  await new Promise<void>((resolve, reject) => {
-    let log = '';
-    const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${log}`)), 10_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      log += chunk.toString();
-      if (log.includes('Ready to accept connections')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once('error', (error: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
-      reject(
-        error.code === 'ENOENT'
-          ? new Error(
-              'redis-server is not installed (apt-get install redis-server), or pass the url of a running Redis',
-            )
-          : error,
-      );
-    });
-  });
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    stop: () =>
-      new Promise((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
 }
 
 function countingClient(client: RedisStoreClient) {
@@ -189,6 +143,6 @@ export async function measureRedisStep(
     return [await measure('in-memory'), await measure('redis')];
   } finally {
     await client.close();
-    await server?.stop();
+    await server?.dispose();
   }
 }

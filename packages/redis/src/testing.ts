@@ -5,8 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /**
- * A real `redis-server` for the tests, on a free loopback port, in its own temporary directory.
- * Never skipped: when the binary is missing the test run fails and says how to install it.
+ * `@tool-search/redis/testing`: a real, throwaway `redis-server` on a free loopback port, in its
+ * own temporary directory, for tests, examples and benchmarks. Needs the `redis-server` binary;
+ * when it is missing, `startRedisServer` rejects and says how to install it.
  */
 export interface RedisServer {
   readonly port: number;
@@ -30,8 +31,8 @@ export interface RedisServerOptions {
 }
 
 const MISSING =
-  'redis-server is not installed, and the @tool-search/redis tests run against a real server. ' +
-  'Install it (Debian/Ubuntu: apt-get install -y redis-server; .ci/run does this when it is missing).';
+  'redis-server is not installed: install it (Debian/Ubuntu: apt-get install -y redis-server; ' +
+  '.ci/run does this when it is missing), or point the program at a running Redis.';
 
 const running = new Set<ChildProcess>();
 process.once('exit', () => {
@@ -112,6 +113,7 @@ function waitForExit(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
+/** Starts a `redis-server` (no snapshots; `appendonly` only when asked) and resolves once it accepts connections. */
 export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
   const dir = mkdtempSync(join(tmpdir(), 'tool-search-redis-'));
   let port = 0;
