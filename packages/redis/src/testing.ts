@@ -35,9 +35,18 @@ const MISSING =
   '.ci/run does this when it is missing), or point the program at a running Redis.';
 
 const running = new Set<ChildProcess>();
-process.once('exit', () => {
-  for (const child of running) child.kill('SIGKILL');
-});
+let exitHookInstalled = false;
+/** Servers still running when the process exits are killed (installed on first launch: no import side effect). */
+function killOnExit(child: ChildProcess): void {
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.once('exit', () => {
+      for (const server of running) server.kill('SIGKILL');
+    });
+  }
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+}
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -88,8 +97,7 @@ function launch(port: number, dir: string, options: RedisServerOptions): Promise
         clearTimeout(timer);
         child.stdout?.off('data', onData);
         child.stdout?.resume();
-        running.add(child);
-        child.once('exit', () => running.delete(child));
+        killOnExit(child);
         resolve(child);
       }
     };
