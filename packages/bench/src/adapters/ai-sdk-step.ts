@@ -1,8 +1,8 @@
 import { createToolSearch } from '@tool-search/ai-sdk';
 import { generateText, jsonSchema, type ModelMessage, type Tool, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
-import { quantile } from '../quantile';
 import { generateCatalog } from '../synthetic/catalog';
+import { type StepMeasureOptions, stepMeasureDefaults, timeRuns } from './step-timing';
 
 export interface AiSdkStepRow {
   readonly adapter: 'ai-sdk';
@@ -37,26 +37,22 @@ type PrepareStep = (options: never) => Promise<unknown>;
  * loaded tools, run the filters, return the step's `activeTools` and `toolOrder`. The thread has
  * `loaded` tools loaded first, through a real `load_tool` call in that run.
  */
-export async function measureAiSdkStep(
-  options: {
-    mode?: 'catalog' | 'request-tools';
-    size?: number;
-    loaded?: number;
-    iterations?: number;
-    warmup?: number;
-    seed?: number;
-    now?: () => number;
-  } = {},
-): Promise<AiSdkStepRow> {
-  const mode = options.mode ?? 'catalog';
-  const size = options.size ?? 1_000;
-  const loadedCount = Math.min(options.loaded ?? 5, size);
-  const iterations = options.iterations ?? 2_000;
-  const warmup = options.warmup ?? 200;
-  const now = options.now ?? (() => performance.now());
+export async function measureAiSdkStep(options: StepMeasureOptions = {}): Promise<AiSdkStepRow> {
+  const {
+    mode,
+    size,
+    loaded: loadedCount,
+    iterations,
+    warmup,
+    seed,
+    now,
+  } = stepMeasureDefaults(options, {
+    iterations: 2_000,
+    warmup: 200,
+  });
 
   const tools: Record<string, Tool> = {};
-  for (const descriptor of generateCatalog({ size, seed: options.seed ?? 1 })) {
+  for (const descriptor of generateCatalog({ size, seed })) {
     tools[descriptor.name] = tool({
       description: descriptor.description ?? '',
       inputSchema: jsonSchema(
@@ -119,28 +115,23 @@ export async function measureAiSdkStep(
   const prepareStep = call.prepareStep as unknown as PrepareStep;
   await prepareStep(firstArgs);
   let bound = 0;
-  for (let index = 0; index < warmup; index += 1) await prepareStep(laterArgs);
-  const times: number[] = [];
-  for (let index = 0; index < iterations; index += 1) {
-    const start = now();
-    const result = (await prepareStep(laterArgs)) as { activeTools: string[] };
-    times.push(now() - start);
-    bound = result.activeTools.length;
-  }
+  const later = await timeRuns(
+    async () => {
+      const result = (await prepareStep(laterArgs)) as { activeTools: string[] };
+      bound = result.activeTools.length;
+    },
+    { iterations, warmup, now },
+  );
   if (bound !== 2 + loadedCount) throw new Error(`expected ${2 + loadedCount} active tools, got ${bound}`);
 
   // A call's first step: its tool set, then the step that opens the request.
-  const firstTimes: number[] = [];
-  const firstIterations = Math.max(1, Math.round(iterations / 10));
-  for (let index = 0; index < firstIterations + Math.round(warmup / 10); index += 1) {
-    const start = now();
-    await (forCall().prepareStep as unknown as PrepareStep)(firstArgs);
-    if (index >= Math.round(warmup / 10)) firstTimes.push(now() - start);
-  }
+  const first = await timeRuns(() => (forCall().prepareStep as unknown as PrepareStep)(firstArgs), {
+    iterations: Math.max(1, Math.round(iterations / 10)),
+    warmup: Math.round(warmup / 10),
+    now,
+  });
 
   await toolSearch.dispose();
-  times.sort((a, b) => a - b);
-  firstTimes.sort((a, b) => a - b);
   return {
     adapter: 'ai-sdk',
     mode,
@@ -148,9 +139,8 @@ export async function measureAiSdkStep(
     loaded: loadedCount,
     bound,
     iterations,
-    medianMs: quantile(times, 0.5),
-    p99Ms: quantile(times, 0.99),
-    firstStepMedianMs: quantile(firstTimes, 0.5),
-    firstStepP99Ms: quantile(firstTimes, 0.99),
+    ...later,
+    firstStepMedianMs: first.medianMs,
+    firstStepP99Ms: first.p99Ms,
   };
 }

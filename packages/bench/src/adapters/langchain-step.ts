@@ -2,8 +2,8 @@ import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import { type LangChainTool, toolSearchMiddleware } from '@tool-search/langchain';
 import { createAgent, fakeModel } from 'langchain';
-import { quantile } from '../quantile';
 import { generateCatalog } from '../synthetic/catalog';
+import { type StepMeasureOptions, stepMeasureDefaults, timeRuns } from './step-timing';
 
 export interface LangChainStepRow {
   readonly adapter: 'langchain';
@@ -32,25 +32,21 @@ type Hook = (request: unknown, handler: (request: never) => unknown) => Promise<
  * the figure is our work per model call (read the thread's loaded tools, run the filters, resolve
  * the tools to bind, add the instructions), not the model's.
  */
-export async function measureLangChainStep(
-  options: {
-    mode?: 'catalog' | 'request-tools';
-    size?: number;
-    loaded?: number;
-    iterations?: number;
-    warmup?: number;
-    seed?: number;
-    now?: () => number;
-  } = {},
-): Promise<LangChainStepRow> {
-  const mode = options.mode ?? 'catalog';
-  const size = options.size ?? 1_000;
-  const loadedCount = Math.min(options.loaded ?? 5, size);
-  const iterations = options.iterations ?? 2_000;
-  const warmup = options.warmup ?? 200;
-  const now = options.now ?? (() => performance.now());
+export async function measureLangChainStep(options: StepMeasureOptions = {}): Promise<LangChainStepRow> {
+  const {
+    mode,
+    size,
+    loaded: loadedCount,
+    iterations,
+    warmup,
+    seed,
+    now,
+  } = stepMeasureDefaults(options, {
+    iterations: 2_000,
+    warmup: 200,
+  });
 
-  const tools: LangChainTool[] = generateCatalog({ size, seed: options.seed ?? 1 }).map((descriptor) =>
+  const tools: LangChainTool[] = generateCatalog({ size, seed }).map((descriptor) =>
     tool(async () => 'ok', {
       name: descriptor.name,
       description: descriptor.description ?? '',
@@ -94,15 +90,8 @@ export async function measureLangChainStep(
     bound = (sent as { tools: unknown[] }).tools.length;
     return answer;
   };
-  for (let index = 0; index < warmup; index += 1) await wrapModelCall(captured, handler);
-  const times: number[] = [];
-  for (let index = 0; index < iterations; index += 1) {
-    const start = now();
-    await wrapModelCall(captured, handler);
-    times.push(now() - start);
-  }
+  const timed = await timeRuns(() => wrapModelCall(captured, handler), { iterations, warmup, now });
   await middleware.dispose();
-  times.sort((a, b) => a - b);
   return {
     adapter: 'langchain',
     mode,
@@ -110,7 +99,6 @@ export async function measureLangChainStep(
     loaded: loadedCount,
     bound,
     iterations,
-    medianMs: quantile(times, 0.5),
-    p99Ms: quantile(times, 0.99),
+    ...timed,
   };
 }

@@ -6,8 +6,8 @@ import {
 import { RequestContext } from '@mastra/core/request-context';
 import { createTool } from '@mastra/core/tools';
 import { ToolSearchProcessor, type ToolSearchProcessorOptions } from '@tool-search/mastra';
-import { quantile } from '../quantile';
 import { generateCatalog } from '../synthetic/catalog';
+import { type StepMeasureOptions, stepMeasureDefaults, timeRuns } from './step-timing';
 
 export interface MastraStepRow {
   readonly adapter: 'mastra';
@@ -54,27 +54,24 @@ interface Built {
  * also fresh tool objects, as each Agent request converts its tools anew).
  */
 export async function measureMastraStep(
-  options: {
-    mode?: 'catalog' | 'request-tools';
-    size?: number;
-    loaded?: number;
-    iterations?: number;
-    warmup?: number;
-    firstStepIterations?: number;
-    seed?: number;
-    now?: () => number;
-  } = {},
+  options: StepMeasureOptions & { firstStepIterations?: number } = {},
 ): Promise<MastraStepRow[]> {
   process.env.MASTRA_TELEMETRY_DISABLED ??= '1';
-  const mode = options.mode ?? 'catalog';
-  const size = options.size ?? 1_000;
-  const loadedCount = Math.min(options.loaded ?? 5, size);
-  const iterations = options.iterations ?? 1_000;
-  const warmup = options.warmup ?? 100;
+  const {
+    mode,
+    size,
+    loaded: loadedCount,
+    iterations,
+    warmup,
+    seed,
+    now,
+  } = stepMeasureDefaults(options, {
+    iterations: 1_000,
+    warmup: 100,
+  });
   const firstStepIterations = options.firstStepIterations ?? 50;
-  const now = options.now ?? (() => performance.now());
 
-  const descriptors = generateCatalog({ size, seed: options.seed ?? 1 });
+  const descriptors = generateCatalog({ size, seed });
   const execute = async () => ({ ok: true });
   // The processor's catalog: Mastra tools, as a user writes them.
   const catalogTools = Object.fromEntries(
@@ -160,24 +157,15 @@ export async function measureMastraStep(
       const result = await processor.processInputStep(stepArgs(stepState, stepTools));
       sent = Object.keys(result.tools ?? {}).length;
     };
-    for (let index = 0; index < warmup; index += 1) await step(state, tools);
-    const times: number[] = [];
-    for (let index = 0; index < iterations; index += 1) {
-      const start = now();
-      await step(state, tools);
-      times.push(now() - start);
-    }
-    const firstTimes: number[] = [];
-    for (let index = 0; index < firstStepIterations; index += 1) {
-      const freshTools = mode === 'catalog' ? {} : requestTools();
-      const start = now();
-      await step({}, freshTools);
-      firstTimes.push(now() - start);
-    }
+    const later = await timeRuns(() => step(state, tools), { iterations, warmup, now });
+    const firstStep = await timeRuns((freshTools) => step({}, freshTools), {
+      iterations: firstStepIterations,
+      warmup: 0,
+      now,
+      before: () => (mode === 'catalog' ? {} : requestTools()),
+    });
     await processor.dispose?.();
     if (sent !== 2 + loadedCount) throw new Error(`${label} sent ${sent} tools, expected ${2 + loadedCount}`);
-    times.sort((a, b) => a - b);
-    firstTimes.sort((a, b) => a - b);
     rows.push({
       adapter: 'mastra',
       processor: label,
@@ -186,9 +174,8 @@ export async function measureMastraStep(
       loaded: loadedCount,
       sent,
       iterations,
-      medianMs: quantile(times, 0.5),
-      p99Ms: quantile(times, 0.99),
-      firstStepMedianMs: quantile(firstTimes, 0.5),
+      ...later,
+      firstStepMedianMs: firstStep.medianMs,
     });
   }
   return rows;

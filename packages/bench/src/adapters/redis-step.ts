@@ -2,8 +2,8 @@ import { type CatalogEntry, createToolSearchEngine, type LoadStateStore } from '
 import { createRedisStore, type RedisStoreClient } from '@tool-search/redis';
 import { startRedisServer } from '@tool-search/redis/testing';
 import { createClient } from 'redis';
-import { quantile } from '../quantile';
 import { generateCatalog } from '../synthetic/catalog';
+import { type StepMeasureOptions, stepMeasureDefaults, timeRuns } from './step-timing';
 
 export interface RedisStepRow {
   readonly store: 'in-memory' | 'redis';
@@ -59,27 +59,23 @@ async function serverCalls(client: { info(section: string): Promise<unknown> }):
  * Starts its own `redis-server` unless `url` names a running one.
  */
 export async function measureRedisStep(
-  options: {
-    url?: string;
-    size?: number;
-    loaded?: number;
-    iterations?: number;
-    warmup?: number;
-    seed?: number;
-    now?: () => number;
-  } = {},
+  options: Omit<StepMeasureOptions, 'mode'> & { url?: string } = {},
 ): Promise<RedisStepRow[]> {
-  const size = options.size ?? 1_000;
-  const loadedCount = Math.min(options.loaded ?? 5, size);
-  const iterations = options.iterations ?? 2_000;
-  const warmup = options.warmup ?? 200;
-  const now = options.now ?? (() => performance.now());
-  const catalog: CatalogEntry<null>[] = generateCatalog({ size, seed: options.seed ?? 1 }).map(
-    (descriptor) => ({
-      descriptor,
-      tool: null,
-    }),
-  );
+  const {
+    size,
+    loaded: loadedCount,
+    iterations,
+    warmup,
+    seed,
+    now,
+  } = stepMeasureDefaults(options, {
+    iterations: 2_000,
+    warmup: 200,
+  });
+  const catalog: CatalogEntry<null>[] = generateCatalog({ size, seed }).map((descriptor) => ({
+    descriptor,
+    tool: null,
+  }));
   const toLoad = catalog.slice(0, loadedCount).map((entry) => entry.descriptor.name);
 
   const server = options.url ? undefined : await startRedisServer();
@@ -108,15 +104,15 @@ export async function measureRedisStep(
     for (let index = 0; index < warmup; index++) await request.prepareStep();
     const tripsBefore = counted.count();
     const serverBefore = store === 'redis' ? await serverCalls(client) : 0;
-    const times: number[] = [];
     let visible = 0;
-    for (let index = 0; index < iterations; index++) {
-      const start = now();
-      const plan = await request.prepareStep();
-      times.push(now() - start);
-      if (plan.degraded) throw new Error('a step was degraded: the store failed during the bench');
-      visible = plan.visible.length;
-    }
+    const timed = await timeRuns(
+      async () => {
+        const plan = await request.prepareStep();
+        if (plan.degraded) throw new Error('a step was degraded: the store failed during the bench');
+        visible = plan.visible.length;
+      },
+      { iterations, warmup: 0, now },
+    );
     const redisCommandsPerStep =
       store === 'redis' ? ((await serverCalls(client)) - serverBefore) / iterations : null;
     const roundTripsPerStep = (counted.count() - tripsBefore) / iterations;
@@ -125,14 +121,12 @@ export async function measureRedisStep(
 
     await engine.clearState(threadId);
     await engine.dispose();
-    times.sort((left, right) => left - right);
     return {
       store,
       tools: size,
       loaded: loadedCount,
       iterations,
-      medianMs: quantile(times, 0.5),
-      p99Ms: quantile(times, 0.99),
+      ...timed,
       roundTripsPerStep,
       redisCommandsPerStep,
       roundTripsPerLoad,
