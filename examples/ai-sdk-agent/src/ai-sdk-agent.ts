@@ -1,18 +1,15 @@
 import { createToolSearch } from '@tool-search/ai-sdk';
-import type { RankerFactory } from '@tool-search/core';
-import { createTraceRecorder, type ExampleAgent, type TraceRecorder } from '@tool-search/example-catalog';
+import {
+  createTraceRecorder,
+  type ExampleAgent,
+  type ExampleAgentOptions,
+  type TraceRecorder,
+} from '@tool-search/example-catalog';
 import { generateText, isStepCount } from 'ai';
 import { createCatalogTools } from './catalog-tools';
 import { type ModelOption, resolveModel } from './model';
 
-export interface AiSdkAgentOptions {
-  /** `'auto'` (default): a real model when `OPENAI_API_KEY` or `ANTHROPIC_API_KEY` is set, else the offline planner. */
-  readonly model?: ModelOption;
-  /** Replaces the keyword ranker (for example the hybrid ranker). */
-  readonly ranker?: RankerFactory;
-  /** Model calls per request (default 10). */
-  readonly maxSteps?: number;
-}
+export type AiSdkAgentOptions = ExampleAgentOptions<ModelOption>;
 
 /**
  * An AI SDK agent over the 224-tool example catalog with tool search: `generateText` is given

@@ -34,6 +34,7 @@ export {
 } from './tokens';
 export type {
   ExampleAgent,
+  ExampleAgentOptions,
   RenderTraceOptions,
   RequestTrace,
   TokenFigures,

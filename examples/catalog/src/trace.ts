@@ -5,6 +5,7 @@
  * `load`, `deny`, through the adapter's `onEvent`) and by the examples' tool wrappers (`recordCall`),
  * so it reads the same for an offline planner and for a real model.
  */
+import type { RankerFactory } from '@tool-search/core';
 import { exampleToolsByName, toToolDescriptor } from './catalog';
 import { summariseResult } from './planner';
 import {
@@ -86,6 +87,16 @@ export interface RequestTrace {
   readonly toolsCalled: readonly string[];
   readonly tokens: TokenFigures;
   readonly durationMs?: number;
+}
+
+/** The options of each example agent's factory; `Model` is what its framework takes as a model. */
+export interface ExampleAgentOptions<Model> {
+  /** `'auto'` (default): a real model when `OPENAI_API_KEY` or `ANTHROPIC_API_KEY` is set, else the offline planner. */
+  readonly model?: Model;
+  /** Replaces the keyword ranker (for example the hybrid ranker). */
+  readonly ranker?: RankerFactory;
+  /** Model calls per request (default 10). */
+  readonly maxSteps?: number;
 }
 
 /** What each example agent exports: one agent over the example catalog, asked one request at a time. */

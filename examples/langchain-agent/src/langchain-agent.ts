@@ -1,18 +1,16 @@
-import { createMetaToolDefinitions, type RankerFactory, toolSearchInstructions } from '@tool-search/core';
-import { createTraceRecorder, type ExampleAgent, type TraceRecorder } from '@tool-search/example-catalog';
+import { createMetaToolDefinitions, toolSearchInstructions } from '@tool-search/core';
+import {
+  createTraceRecorder,
+  type ExampleAgent,
+  type ExampleAgentOptions,
+  type TraceRecorder,
+} from '@tool-search/example-catalog';
 import { toolSearchMiddleware } from '@tool-search/langchain';
 import { createAgent, HumanMessage, toolErrorMiddleware } from 'langchain';
 import { createCatalogTools } from './catalog-tools';
 import { type ModelOption, resolveModel } from './model';
 
-export interface LangChainAgentOptions {
-  /** `'auto'` (default): a real model when `OPENAI_API_KEY` or `ANTHROPIC_API_KEY` is set, else the offline planner. */
-  readonly model?: ModelOption;
-  /** Replaces the keyword ranker (for example the hybrid ranker). */
-  readonly ranker?: RankerFactory;
-  /** Model calls per request (default 10). */
-  readonly maxSteps?: number;
-}
+export type LangChainAgentOptions = ExampleAgentOptions<ModelOption>;
 
 /**
  * A LangChain `createAgent` over the 224-tool example catalog with tool search: the catalog goes

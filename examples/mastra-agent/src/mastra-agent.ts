@@ -1,22 +1,20 @@
 import { Agent } from '@mastra/core/agent';
 import { RequestContext } from '@mastra/core/request-context';
-import { createMetaToolDefinitions, type RankerFactory, toolSearchInstructions } from '@tool-search/core';
+import { createMetaToolDefinitions, toolSearchInstructions } from '@tool-search/core';
 import { type ModelOption, resolveModel } from '@tool-search/example-ai-sdk-agent';
-import { createTraceRecorder, type ExampleAgent, type TraceRecorder } from '@tool-search/example-catalog';
+import {
+  createTraceRecorder,
+  type ExampleAgent,
+  type ExampleAgentOptions,
+  type TraceRecorder,
+} from '@tool-search/example-catalog';
 import { ToolSearchProcessor } from '@tool-search/mastra';
 import { createCatalogTools } from './catalog-tools';
 
 // An offline example sends no usage telemetry (Mastra's is on by default); set it to 0 to allow it.
 process.env.MASTRA_TELEMETRY_DISABLED ??= '1';
 
-export interface MastraAgentOptions {
-  /** `'auto'` (default): a real model when `OPENAI_API_KEY` or `ANTHROPIC_API_KEY` is set, else the offline planner. */
-  readonly model?: ModelOption;
-  /** Replaces the keyword ranker (for example the hybrid ranker). */
-  readonly ranker?: RankerFactory;
-  /** Model calls per request (default 10). */
-  readonly maxSteps?: number;
-}
+export type MastraAgentOptions = ExampleAgentOptions<ModelOption>;
 
 /**
  * A Mastra `Agent` over the 224-tool example catalog with tool search: the catalog goes to
