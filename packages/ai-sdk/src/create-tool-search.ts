@@ -1,7 +1,8 @@
 import {
+  createStateControls,
   createToolSearchEngine,
   isMetaToolName,
-  type StoreStats,
+  type StateControls,
   type ToolSearchEngine,
   type ToolSearchEngineOptions,
   ToolSearchError,
@@ -39,7 +40,7 @@ export interface ToolSearch<
   TOOLS extends ToolSet,
   ALWAYS_ON extends ToolSet = Record<never, never>,
   REQUEST_CONTEXT = unknown,
-> {
+> extends StateControls {
   /** Settings for one call. Call it once per generateText / streamText call (or in an agent's `prepareCall`). */
   forCall(
     options?: ToolSearchCallOptions<REQUEST_CONTEXT>,
@@ -58,13 +59,6 @@ export interface ToolSearch<
     threadId?: string | null,
     messages?: readonly ModelMessage[],
   ): Promise<readonly string[]>;
-  clearState(threadId?: string | null): Promise<void>;
-  clearAllState(): Promise<void>;
-  getStateStats(): Promise<StoreStats>;
-  /** Removes expired threads now; returns how many were removed. */
-  cleanupNow(): Promise<number>;
-  /** Stops timers and releases the store; safe to call twice. */
-  dispose(): Promise<void>;
 }
 
 /**
@@ -151,16 +145,6 @@ export function createToolSearch<
     instructions: engine.instructions,
     getLoadedToolNames: (threadId, messages) =>
       engine.getLoadedToolNames(threadId, contextStorage ? toConversationRecords(messages) : undefined),
-    clearState: async (threadId) => {
-      await engine.clearState(threadId);
-    },
-    clearAllState: async () => {
-      await engine.clearAllState();
-    },
-    getStateStats: async () => engine.getStateStats(),
-    cleanupNow: async () => engine.cleanupNow(),
-    dispose: async () => {
-      await engine.dispose();
-    },
+    ...createStateControls(engine),
   };
 }

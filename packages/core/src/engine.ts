@@ -24,6 +24,7 @@ import {
   toolSearchInstructions,
 } from './meta-tools';
 import { createKeywordRanker } from './ranking/keyword-ranker';
+import { DEFAULT_TOP_K } from './ranking/search-options';
 import type {
   CatalogEntry,
   ConversationRecord,
@@ -45,7 +46,6 @@ import type {
 } from './types';
 
 export const DEFAULT_THREAD_ID = 'default';
-export const DEFAULT_TOP_K = 5;
 export const DEFAULT_STORE_TIMEOUT_MS = 2_000;
 /** Catalogs up to this size get "did you mean" from a comparison with every name. */
 export const FULL_SCAN_SUGGESTIONS = 2_000;

@@ -30,6 +30,8 @@ export type { ToolIndexOptions } from './ranking/tool-index';
 export { createToolIndex } from './ranking/tool-index';
 export type { WordTable } from './ranking/word-table';
 export { createWordTable } from './ranking/word-table';
+export type { StateControls } from './state-controls';
+export { createStateControls } from './state-controls';
 export type {
   CatalogEntry,
   Clock,

@@ -5,6 +5,7 @@ import { tool as langchainTool } from '@langchain/core/tools';
 import type { JSONSchema } from '@langchain/core/utils/json_schema';
 import {
   type CatalogEntry,
+  createStateControls,
   createToolSearchEngine,
   LOAD_TOOL_NAME,
   type LoadToolOutput,
@@ -200,22 +201,12 @@ export function createLangChainToolSearch<TContext>(options: ToolSearchOptions<T
   }
 
   const controls: ToolSearchStateControls = {
-    clearState: async (threadId) => {
-      await engine.clearState(threadId);
-    },
-    clearAllState: async () => {
-      await engine.clearAllState();
-    },
-    getStateStats: async () => engine.getStateStats(),
-    cleanupNow: async () => engine.cleanupNow(),
+    ...createStateControls(engine),
     getLoadedToolNames: (threadId, messages) =>
       engine.getLoadedToolNames(
         threadId,
         messages && contextStorage ? toConversationRecords(messages) : undefined,
       ),
-    dispose: async () => {
-      await engine.dispose();
-    },
   };
 
   return { engine, metaTools, prepareStep, runToolCall, controls };

@@ -1,6 +1,6 @@
 import type { BaseMessage } from '@langchain/core/messages';
 import type { ClientTool } from '@langchain/core/tools';
-import type { StoreStats, ToolSearchEngineOptions } from '@tool-search/core';
+import type { StateControls, ToolSearchEngineOptions } from '@tool-search/core';
 
 /** A LangChain tool that can be executed: `tool()`, a `StructuredTool`, a `DynamicTool` or a runnable tool. */
 export type LangChainTool = ClientTool;
@@ -29,16 +29,7 @@ export interface ToolSearchOptions<TContext = unknown>
 }
 
 /** What tool search keeps per thread, and the housekeeping the seed behaviour promises. */
-export interface ToolSearchStateControls {
-  /** Forgets what one thread loaded (no thread id: the shared 'default' thread). */
-  clearState(threadId?: string | null): Promise<void>;
-  /** Forgets every thread. */
-  clearAllState(): Promise<void>;
-  getStateStats(): Promise<StoreStats>;
-  /** Removes expired threads now; resolves to how many were removed. */
-  cleanupNow(): Promise<number>;
+export interface ToolSearchStateControls extends StateControls {
   /** The names a thread has loaded, in load order (with 'context' storage, pass its messages). */
   getLoadedToolNames(threadId?: string | null, messages?: readonly BaseMessage[]): Promise<readonly string[]>;
-  /** Stops the in-memory sweeper and releases the store; safe to call twice. */
-  dispose(): Promise<void>;
 }
