@@ -158,3 +158,23 @@ export function toToolDescriptor(tool: ExampleTool): ExampleToolDescriptor {
 export function runExampleTool(tool: ExampleTool, args: unknown): unknown {
   return tool.execute(tool.input.parse(args));
 }
+
+/** What a catalog tool reports when it runs (for the trace: `TraceRecorder.recordCall`). */
+export type ToolRunListener = (run: {
+  toolName: string;
+  input: unknown;
+  output?: unknown;
+  error?: unknown;
+}) => void;
+
+/** {@link runExampleTool}, reporting the run (its output or its error) to `onRun`: the body of every example's tool wrapper. */
+export function runExampleToolReported(tool: ExampleTool, input: unknown, onRun: ToolRunListener): unknown {
+  try {
+    const output = runExampleTool(tool, input);
+    onRun({ toolName: tool.name, input, output });
+    return output;
+  } catch (error) {
+    onRun({ toolName: tool.name, input, error });
+    throw error;
+  }
+}

@@ -1,11 +1,12 @@
 export type { ArgumentContext } from './build-tool-arguments';
 export { buildToolArguments } from './build-tool-arguments';
-export type { ExampleDomain, ExampleToolDescriptor, JsonSchemaObject } from './catalog';
+export type { ExampleDomain, ExampleToolDescriptor, JsonSchemaObject, ToolRunListener } from './catalog';
 export {
   domains,
   exampleTools,
   exampleToolsByName,
   runExampleTool,
+  runExampleToolReported,
   toJsonSchema,
   toToolDescriptor,
 } from './catalog';

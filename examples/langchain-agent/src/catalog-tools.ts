@@ -1,27 +1,15 @@
-import { type ExampleTool, exampleTools, runExampleTool } from '@tool-search/example-catalog';
+import {
+  type ExampleTool,
+  exampleTools,
+  runExampleToolReported,
+  type ToolRunListener,
+} from '@tool-search/example-catalog';
 import { tool } from 'langchain';
-
-/** What a catalog tool reports when it runs (for the trace). */
-export type ToolRunListener = (run: {
-  toolName: string;
-  input: unknown;
-  output?: unknown;
-  error?: unknown;
-}) => void;
 
 function toLangChainTool(exampleTool: ExampleTool, onRun: ToolRunListener) {
   return tool(
-    async (input: unknown) => {
-      try {
-        const output = runExampleTool(exampleTool, input);
-        onRun({ toolName: exampleTool.name, input, output });
-        // The tool message's content: the result as JSON.
-        return JSON.stringify(output);
-      } catch (error) {
-        onRun({ toolName: exampleTool.name, input, error });
-        throw error;
-      }
-    },
+    // The tool message's content: the result as JSON.
+    async (input: unknown) => JSON.stringify(runExampleToolReported(exampleTool, input, onRun)),
     { name: exampleTool.name, description: exampleTool.description, schema: exampleTool.input },
   );
 }

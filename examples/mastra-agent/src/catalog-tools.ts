@@ -1,29 +1,17 @@
 import { createTool } from '@mastra/core/tools';
-import { type ExampleTool, exampleTools, runExampleTool } from '@tool-search/example-catalog';
-
-/** What a catalog tool reports when it runs (for the trace). */
-export type ToolRunListener = (run: {
-  toolName: string;
-  input: unknown;
-  output?: unknown;
-  error?: unknown;
-}) => void;
+import {
+  type ExampleTool,
+  exampleTools,
+  runExampleToolReported,
+  type ToolRunListener,
+} from '@tool-search/example-catalog';
 
 function toMastraTool(exampleTool: ExampleTool, onRun: ToolRunListener) {
   return createTool({
     id: exampleTool.name,
     description: exampleTool.description,
     inputSchema: exampleTool.input,
-    execute: async (input) => {
-      try {
-        const output = runExampleTool(exampleTool, input);
-        onRun({ toolName: exampleTool.name, input, output });
-        return output;
-      } catch (error) {
-        onRun({ toolName: exampleTool.name, input, error });
-        throw error;
-      }
-    },
+    execute: async (input) => runExampleToolReported(exampleTool, input, onRun),
   });
 }
 
