@@ -3,9 +3,9 @@ import { describeStoreContract } from '@tool-search/core/testing';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ageKeys } from '../test/age-keys';
-import { closeClients, commandStats, connectClient, countRoundTrips, type TestClient } from '../test/clients';
+import { closeClients, connectClient, type TestClient } from '../test/clients';
 import { createRedisStore, DEFAULT_TTL, escapeGlob } from './redis-store';
-import { type RedisServer, startRedisServer } from './testing';
+import { commandStats, countRoundTrips, type RedisServer, startRedisServer } from './testing';
 
 let server: RedisServer;
 let client: TestClient;

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { RedisStoreClient } from './redis-store';
 
 /**
  * `@tool-search/redis/testing`: a real, throwaway `redis-server` on a free loopback port, in its
@@ -161,4 +162,32 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Wraps a client to count round trips (each sendCommand is one request and its answer). */
+export function countRoundTrips(client: RedisStoreClient) {
+  const commands: string[] = [];
+  const counted: RedisStoreClient = {
+    get isOpen() {
+      return client.isOpen;
+    },
+    get isReady() {
+      return client.isReady;
+    },
+    sendCommand(args, options) {
+      commands.push(String(args[0]).toUpperCase());
+      return client.sendCommand(args, options);
+    },
+  };
+  return { client: counted, commands, reset: () => commands.splice(0) };
+}
+
+/** Counts the commands the server has executed (INFO commandstats), by command name. */
+export async function commandStats(client: {
+  info(section: string): Promise<unknown>;
+}): Promise<Map<string, number>> {
+  const info = String(await client.info('commandstats'));
+  const stats = new Map<string, number>();
+  for (const match of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) stats.set(match[1]!, Number(match[2]));
+  return stats;
 }

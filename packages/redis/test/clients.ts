@@ -1,5 +1,4 @@
 import { createClient, type RedisClientOptions } from 'redis';
-import type { RedisStoreClient } from '../src/redis-store';
 
 export type TestClient = ReturnType<typeof createClient>;
 
@@ -37,30 +36,4 @@ export function whenReady(client: TestClient, ms = 10_000): Promise<void> {
       resolve();
     });
   });
-}
-
-/** Wraps a client to count round trips (each sendCommand is one request and its answer). */
-export function countRoundTrips(client: RedisStoreClient) {
-  const commands: string[] = [];
-  const counted: RedisStoreClient = {
-    get isOpen() {
-      return client.isOpen;
-    },
-    get isReady() {
-      return client.isReady;
-    },
-    sendCommand(args, options) {
-      commands.push(String(args[0]).toUpperCase());
-      return client.sendCommand(args, options);
-    },
-  };
-  return { client: counted, commands, reset: () => commands.splice(0) };
-}
-
-/** Counts the commands the server has executed (INFO commandstats), by command name. */
-export async function commandStats(client: TestClient): Promise<Map<string, number>> {
-  const info = await client.info('commandstats');
-  const stats = new Map<string, number>();
-  for (const match of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) stats.set(match[1]!, Number(match[2]));
-  return stats;
 }

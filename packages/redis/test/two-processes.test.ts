@@ -5,8 +5,8 @@ import { createToolSearchEngine, type LoadToolOutput, type ToolSearchEvent } fro
 import { sampleCatalog } from '@tool-search/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisStore } from '../src/redis-store';
-import { type RedisServer, startRedisServer } from '../src/testing';
-import { closeClients, connectClient, countRoundTrips, type TestClient } from './clients';
+import { countRoundTrips, type RedisServer, startRedisServer } from '../src/testing';
+import { closeClients, connectClient, type TestClient } from './clients';
 
 // Two engines in two processes (this test's and a child's), one Redis: what a load balancer in
 // front of several servers does to a thread. What one process loads, the other shows next step.

@@ -1,6 +1,6 @@
 import { type CatalogEntry, createToolSearchEngine, type LoadStateStore } from '@tool-search/core';
-import { createRedisStore, type RedisStoreClient } from '@tool-search/redis';
-import { startRedisServer } from '@tool-search/redis/testing';
+import { createRedisStore } from '@tool-search/redis';
+import { commandStats, countRoundTrips, startRedisServer } from '@tool-search/redis/testing';
 import { createClient } from 'redis';
 import { generateCatalog } from '../synthetic/catalog';
 import { type StepMeasureOptions, stepMeasureDefaults, timeRuns } from './step-timing';
@@ -25,29 +25,10 @@ export interface RedisStepRow {
   readonly roundTripsPerLoad: number;
 }
 
-function countingClient(client: RedisStoreClient) {
-  let count = 0;
-  const counted: RedisStoreClient = {
-    get isOpen() {
-      return client.isOpen;
-    },
-    get isReady() {
-      return client.isReady;
-    },
-    sendCommand(args, options) {
-      count++;
-      return client.sendCommand(args, options);
-    },
-  };
-  return { client: counted, count: () => count };
-}
-
 /** Calls Redis has executed so far, all commands but INFO itself. */
 async function serverCalls(client: { info(section: string): Promise<unknown> }): Promise<number> {
-  const info = String(await client.info('commandstats'));
   let calls = 0;
-  for (const match of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm))
-    if (match[1] !== 'info') calls += Number(match[2]);
+  for (const [command, count] of await commandStats(client)) if (command !== 'info') calls += count;
   return calls;
 }
 
@@ -86,7 +67,7 @@ export async function measureRedisStep(
   const keyPrefix = `tool-search-bench:${process.pid}:`;
 
   async function measure(store: 'in-memory' | 'redis'): Promise<RedisStepRow> {
-    const counted = countingClient(client);
+    const counted = countRoundTrips(client);
     const redisStore: LoadStateStore | undefined =
       store === 'redis' ? createRedisStore({ client: counted.client, keyPrefix }) : undefined;
     const engine = createToolSearchEngine({ catalog, storage: redisStore ?? 'in-memory' });
@@ -95,14 +76,14 @@ export async function measureRedisStep(
     // First use of each store script on this server sends its source once: not the steady state.
     await engine.startRequest({ threadId: 'warm-up' }).loadTool({ toolNames: toLoad });
     await engine.clearState('warm-up');
-    const before = counted.count();
+    const before = counted.commands.length;
     const load = await engine.startRequest({ threadId }).loadTool({ toolNames: toLoad });
     if (!load.success) throw new Error(`load_tool failed: ${load.message}`);
-    const roundTripsPerLoad = counted.count() - before;
+    const roundTripsPerLoad = counted.commands.length - before;
 
     const request = engine.startRequest({ threadId });
     for (let index = 0; index < warmup; index++) await request.prepareStep();
-    const tripsBefore = counted.count();
+    const tripsBefore = counted.commands.length;
     const serverBefore = store === 'redis' ? await serverCalls(client) : 0;
     let visible = 0;
     const timed = await timeRuns(
@@ -115,7 +96,7 @@ export async function measureRedisStep(
     );
     const redisCommandsPerStep =
       store === 'redis' ? ((await serverCalls(client)) - serverBefore) / iterations : null;
-    const roundTripsPerStep = (counted.count() - tripsBefore) / iterations;
+    const roundTripsPerStep = (counted.commands.length - tripsBefore) / iterations;
     if (visible !== 2 + loadedCount)
       throw new Error(`expected ${2 + loadedCount} visible tools, got ${visible}`);
 
