@@ -1,9 +1,8 @@
 import { createToolSearch } from '@tool-search/ai-sdk';
 import {
-  createTraceRecorder,
+  createTracedRequests,
   type ExampleAgent,
   type ExampleAgentOptions,
-  type TraceRecorder,
 } from '@tool-search/example-catalog';
 import { generateText, isStepCount } from 'ai';
 import { createCatalogTools } from './catalog-tools';
@@ -18,28 +17,18 @@ export type AiSdkAgentOptions = ExampleAgentOptions<ModelOption>;
  */
 export async function createAiSdkAgent(options: AiSdkAgentOptions = {}): Promise<ExampleAgent> {
   const { model, label, offline } = await resolveModel(options.model);
-  // One request at a time: the trace of the running request receives the events and tool runs.
-  let active: TraceRecorder | undefined;
   const toolSearch = createToolSearch({
-    tools: createCatalogTools((run) => active?.recordCall(run)),
+    tools: createCatalogTools((run) => requests.active()?.recordCall(run)),
     ranker: options.ranker,
-    onEvent: (event) => active?.onEvent(event),
+    onEvent: (event) => requests.active()?.onEvent(event),
   });
-  let requests = 0;
-  let queue: Promise<unknown> = Promise.resolve();
-
-  const run = async (request: string, threadId: string) => {
-    const recorder = createTraceRecorder({
-      request,
-      framework: 'AI SDK',
-      model: label,
-      threadId,
-      definitions: toolSearch.engine.metaTools,
-      instructions: toolSearch.instructions,
-    });
-    active = recorder;
-    const started = performance.now();
-    try {
+  const requests = createTracedRequests({
+    framework: 'AI SDK',
+    model: label,
+    threadPrefix: 'ai-sdk',
+    definitions: toolSearch.engine.metaTools,
+    instructions: toolSearch.instructions,
+    answer: async (request, threadId) => {
       const result = await generateText({
         model,
         ...toolSearch.forCall({ threadId }),
@@ -49,22 +38,15 @@ export async function createAiSdkAgent(options: AiSdkAgentOptions = {}): Promise
         telemetry: { isEnabled: false },
         prompt: request,
       });
-      return recorder.finish({ answer: result.text, durationMs: performance.now() - started });
-    } finally {
-      active = undefined;
-    }
-  };
+      return result.text;
+    },
+  });
 
   return {
     framework: 'AI SDK',
     model: label,
     offline,
-    ask(request, askOptions = {}) {
-      const threadId = askOptions.threadId ?? `ai-sdk-${++requests}`;
-      const next = queue.then(() => run(request, threadId));
-      queue = next.catch(() => undefined);
-      return next;
-    },
+    ask: requests.ask,
     dispose: () => toolSearch.dispose(),
   };
 }

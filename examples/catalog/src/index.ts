@@ -48,3 +48,5 @@ export type {
   TraceStep,
 } from './trace';
 export { createTraceRecorder, renderTokenFigures, renderTrace, wholeCatalogTokensPerCall } from './trace';
+export type { TracedRequests, TracedRequestsOptions } from './traced-requests';
+export { createTracedRequests } from './traced-requests';

@@ -1,9 +1,8 @@
 import { createMetaToolDefinitions, toolSearchInstructions } from '@tool-search/core';
 import {
-  createTraceRecorder,
+  createTracedRequests,
   type ExampleAgent,
   type ExampleAgentOptions,
-  type TraceRecorder,
 } from '@tool-search/example-catalog';
 import { toolSearchMiddleware } from '@tool-search/langchain';
 import { createAgent, HumanMessage, toolErrorMiddleware } from 'langchain';
@@ -19,12 +18,10 @@ export type LangChainAgentOptions = ExampleAgentOptions<ModelOption>;
  */
 export async function createLangChainAgent(options: LangChainAgentOptions = {}): Promise<ExampleAgent> {
   const { model, label, offline } = await resolveModel(options.model);
-  // One request at a time: the trace of the running request receives the events and tool runs.
-  let active: TraceRecorder | undefined;
   const toolSearch = toolSearchMiddleware({
-    tools: createCatalogTools((run) => active?.recordCall(run)),
+    tools: createCatalogTools((run) => requests.active()?.recordCall(run)),
     ranker: options.ranker,
-    onEvent: (event) => active?.onEvent(event),
+    onEvent: (event) => requests.active()?.onEvent(event),
   });
   const agent = createAgent({
     model,
@@ -38,43 +35,27 @@ export async function createLangChainAgent(options: LangChainAgentOptions = {}):
       }),
     ],
   });
-  let requests = 0;
-  let queue: Promise<unknown> = Promise.resolve();
-
-  const run = async (request: string, threadId: string) => {
-    const recorder = createTraceRecorder({
-      request,
-      framework: 'LangChain',
-      model: label,
-      threadId,
-      definitions: createMetaToolDefinitions(),
-      instructions: toolSearchInstructions(),
-    });
-    active = recorder;
-    const started = performance.now();
-    try {
+  const requests = createTracedRequests({
+    framework: 'LangChain',
+    model: label,
+    threadPrefix: 'langchain',
+    definitions: createMetaToolDefinitions(),
+    instructions: toolSearchInstructions(),
+    answer: async (request, threadId) => {
       const result = await agent.invoke(
         { messages: [new HumanMessage(request)] },
         // The middleware keeps each thread's loaded tools under `thread_id`.
         { configurable: { thread_id: threadId }, recursionLimit: 2 * (options.maxSteps ?? 10) + 1 },
       );
-      const answer = result.messages.at(-1)?.text ?? '';
-      return recorder.finish({ answer, durationMs: performance.now() - started });
-    } finally {
-      active = undefined;
-    }
-  };
+      return result.messages.at(-1)?.text ?? '';
+    },
+  });
 
   return {
     framework: 'LangChain',
     model: label,
     offline,
-    ask(request, askOptions = {}) {
-      const threadId = askOptions.threadId ?? `langchain-${++requests}`;
-      const next = queue.then(() => run(request, threadId));
-      queue = next.catch(() => undefined);
-      return next;
-    },
+    ask: requests.ask,
     dispose: async () => {
       await toolSearch.dispose();
     },

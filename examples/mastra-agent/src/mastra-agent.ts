@@ -3,10 +3,9 @@ import { RequestContext } from '@mastra/core/request-context';
 import { createMetaToolDefinitions, toolSearchInstructions } from '@tool-search/core';
 import { type ModelOption, resolveModel } from '@tool-search/example-ai-sdk-agent';
 import {
-  createTraceRecorder,
+  createTracedRequests,
   type ExampleAgent,
   type ExampleAgentOptions,
-  type TraceRecorder,
 } from '@tool-search/example-catalog';
 import { ToolSearchProcessor } from '@tool-search/mastra';
 import { createCatalogTools } from './catalog-tools';
@@ -23,12 +22,10 @@ export type MastraAgentOptions = ExampleAgentOptions<ModelOption>;
  */
 export async function createMastraAgent(options: MastraAgentOptions = {}): Promise<ExampleAgent> {
   const { model, label, offline } = await resolveModel(options.model);
-  // One request at a time: the trace of the running request receives the events and tool runs.
-  let active: TraceRecorder | undefined;
   const toolSearch = new ToolSearchProcessor({
-    tools: createCatalogTools((run) => active?.recordCall(run)),
+    tools: createCatalogTools((run) => requests.active()?.recordCall(run)),
     ranker: options.ranker,
-    onEvent: (event) => active?.onEvent(event),
+    onEvent: (event) => requests.active()?.onEvent(event),
   });
   const agent = new Agent({
     id: 'example-assistant',
@@ -38,41 +35,26 @@ export async function createMastraAgent(options: MastraAgentOptions = {}): Promi
     model: model as never,
     inputProcessors: [toolSearch],
   });
-  let requests = 0;
-  let queue: Promise<unknown> = Promise.resolve();
-
-  const run = async (request: string, threadId: string) => {
-    const recorder = createTraceRecorder({
-      request,
-      framework: 'Mastra',
-      model: label,
-      threadId,
-      definitions: createMetaToolDefinitions(),
-      instructions: toolSearchInstructions(),
-    });
-    active = recorder;
-    const started = performance.now();
-    try {
+  const requests = createTracedRequests({
+    framework: 'Mastra',
+    model: label,
+    threadPrefix: 'mastra',
+    definitions: createMetaToolDefinitions(),
+    instructions: toolSearchInstructions(),
+    answer: async (request, threadId) => {
       // The processor reads the thread from `mastra__threadId` (or from the agent's memory thread).
       const requestContext = new RequestContext();
       requestContext.set('mastra__threadId', threadId);
       const result = await agent.generate(request, { requestContext, maxSteps: options.maxSteps ?? 10 });
-      return recorder.finish({ answer: result.text, durationMs: performance.now() - started });
-    } finally {
-      active = undefined;
-    }
-  };
+      return result.text;
+    },
+  });
 
   return {
     framework: 'Mastra',
     model: label,
     offline,
-    ask(request, askOptions = {}) {
-      const threadId = askOptions.threadId ?? `mastra-${++requests}`;
-      const next = queue.then(() => run(request, threadId));
-      queue = next.catch(() => undefined);
-      return next;
-    },
+    ask: requests.ask,
     dispose: async () => {
       toolSearch.dispose();
     },
