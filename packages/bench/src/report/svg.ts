@@ -77,6 +77,20 @@ function frame(title: string, height: number, body: string[], subtitle?: string)
     .join('\n');
 }
 
+/** The scale of a chart's values (the positive finite ones), log or linear, from `top` to `bottom`. */
+function valueScale(
+  values: readonly (readonly number[])[],
+  log: boolean | undefined,
+  top: number,
+  bottom: number,
+): Scale {
+  const finite = values.flat().filter((value) => Number.isFinite(value) && value > 0);
+  const max = finite.length > 0 ? Math.max(...finite) : 1;
+  return log
+    ? logScale(finite.length > 0 ? Math.min(...finite) : 1, max, top, bottom)
+    : linearScale(max, top, bottom);
+}
+
 function axis(scale: Scale, bottom: number, unit: string): string[] {
   const lines: string[] = [];
   for (const tick of scale.ticks) {
@@ -167,11 +181,7 @@ export function barChart(options: {
   const height = (options.height ?? 340) + extra;
   const top = MARGIN.top + 8;
   const bottom = height - MARGIN.bottom - extra;
-  const finite = options.values.flat().filter((value) => Number.isFinite(value) && value > 0);
-  const max = finite.length > 0 ? Math.max(...finite) : 1;
-  const scale = options.log
-    ? logScale(finite.length > 0 ? Math.min(...finite) : 1, max, top, bottom)
-    : linearScale(max, top, bottom);
+  const scale = valueScale(options.values, options.log, top, bottom);
   const body = axis(scale, bottom, options.unit);
   const plotWidth = WIDTH - MARGIN.left - MARGIN.right;
   const groupWidth = plotWidth / Math.max(1, options.groups.length);
@@ -218,11 +228,7 @@ export function lineChart(options: {
   const height = (options.height ?? 340) + extra;
   const top = MARGIN.top + 8;
   const bottom = height - MARGIN.bottom - extra;
-  const finite = options.values.flat().filter((value) => Number.isFinite(value) && value > 0);
-  const max = finite.length > 0 ? Math.max(...finite) : 1;
-  const scale = options.log
-    ? logScale(finite.length > 0 ? Math.min(...finite) : 1, max, top, bottom)
-    : linearScale(max, top, bottom);
+  const scale = valueScale(options.values, options.log, top, bottom);
   const body = axis(scale, bottom, options.unit);
   const plotWidth = WIDTH - MARGIN.left - MARGIN.right;
   const step = plotWidth / Math.max(1, options.x.length);
