@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createFakeClock, systemClock } from './clock';
+import { createFakeClock, settleWithin, systemClock } from './clock';
 
 describe('createFakeClock', () => {
   it('starts where told and moves only on advance', () => {
@@ -60,5 +60,61 @@ describe('systemClock', () => {
     expect(clear).toHaveBeenCalled();
     spy.mockRestore();
     clear.mockRestore();
+  });
+});
+
+describe('settleWithin', () => {
+  const late = () => {
+    let resolve: (value: string) => void = () => {};
+    let reject: (error: Error) => void = () => {};
+    const promise = new Promise<string>((ok, fail) => {
+      resolve = ok;
+      reject = fail;
+    });
+    return { promise, resolve, reject };
+  };
+
+  it('settles as the promise does when it is in time, and stops its timer', async () => {
+    const clock = createFakeClock(0);
+    const answer = late();
+    const onTimeout = vi.fn(() => 'timed out');
+    const settled = settleWithin(answer.promise, 100, clock, onTimeout);
+    answer.resolve('answer');
+    expect(await settled).toBe('answer');
+    expect(clock.pendingTimers()).toBe(0);
+    clock.advance(1_000);
+    expect(onTimeout).not.toHaveBeenCalled();
+
+    const failure = late();
+    const failed = settleWithin(failure.promise, 100, clock, onTimeout);
+    failure.reject(new Error('down'));
+    await expect(failed).rejects.toThrow('down');
+    expect(clock.pendingTimers()).toBe(0);
+  });
+
+  it('settles with what onTimeout returns or throws once the time is up, ignoring a late answer', async () => {
+    const clock = createFakeClock(0);
+    const answer = late();
+    const settled = settleWithin(answer.promise, 100, clock, () => 'timed out');
+    clock.advance(99);
+    await clock.advanceAsync(1);
+    expect(await settled).toBe('timed out');
+    answer.resolve('too late');
+    expect(clock.pendingTimers()).toBe(0);
+
+    const thrown = settleWithin(late().promise, 50, clock, () => {
+      throw new Error('gave up');
+    });
+    clock.advance(50);
+    await expect(thrown).rejects.toThrow('gave up');
+  });
+
+  it('starts no timer for an unbounded wait', async () => {
+    const clock = createFakeClock(0);
+    const answer = late();
+    const settled = settleWithin(answer.promise, Number.POSITIVE_INFINITY, clock, () => 'never');
+    expect(clock.pendingTimers()).toBe(0);
+    answer.resolve('answer');
+    expect(await settled).toBe('answer');
   });
 });

@@ -13,6 +13,47 @@ export const systemClock: Clock = {
   },
 };
 
+/**
+ * Settles as `pending` does or, when `ms` pass on `clock` first, with what `onTimeout` returns
+ * (rejects if it throws). The timer is cancelled as soon as either happens; with `ms` Infinity
+ * none is started. `pending` is not cancelled: it runs on, unobserved.
+ */
+export function settleWithin<T, F>(
+  pending: PromiseLike<T>,
+  ms: number,
+  clock: Clock,
+  onTimeout: () => F,
+): Promise<T | F> {
+  if (ms === Number.POSITIVE_INFINITY) return Promise.resolve(pending);
+  return new Promise<T | F>((resolve, reject) => {
+    let settled = false;
+    const cancel = clock.setInterval(() => {
+      if (settled) return;
+      settled = true;
+      cancel();
+      try {
+        resolve(onTimeout());
+      } catch (error) {
+        reject(error);
+      }
+    }, ms);
+    pending.then(
+      (value) => {
+        if (settled) return;
+        settled = true;
+        cancel();
+        resolve(value);
+      },
+      (error: unknown) => {
+        if (settled) return;
+        settled = true;
+        cancel();
+        reject(error);
+      },
+    );
+  });
+}
+
 /** A clock that only moves when told to: for tests that must never sleep. */
 export interface FakeClock extends Clock {
   /** Moves time forward by `ms`, firing every interval that falls due, in time order. */

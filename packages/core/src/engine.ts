@@ -1,5 +1,5 @@
 import { buildCatalog, type Catalog, createRequestCatalogCache, isValidToolName } from './catalog';
-import { systemClock } from './clock';
+import { settleWithin, systemClock } from './clock';
 import {
   activatedNames,
   createReceiptSigner,
@@ -258,40 +258,13 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       throw storeFailure(operation, threadId, error);
     }
     if (!isPromiseLike(value)) return value;
-    return new Promise<T>((resolve, reject) => {
-      let settled = false;
-      const cancel =
-        storeTimeoutMs === Number.POSITIVE_INFINITY
-          ? () => {}
-          : clock.setInterval(() => {
-              if (settled) return;
-              settled = true;
-              cancel();
-              reject(
-                storeFailure(
-                  operation,
-                  threadId,
-                  new ToolSearchError(
-                    'STORE_TIMEOUT',
-                    `The load-state store did not answer ${operation} within ${storeTimeoutMs} ms.`,
-                  ),
-                ),
-              );
-            }, storeTimeoutMs);
-      value.then(
-        (result) => {
-          if (settled) return;
-          settled = true;
-          cancel();
-          resolve(result);
-        },
-        (error: unknown) => {
-          if (settled) return;
-          settled = true;
-          cancel();
-          reject(storeFailure(operation, threadId, error));
-        },
+    return settleWithin(value, storeTimeoutMs, clock, () => {
+      throw new ToolSearchError(
+        'STORE_TIMEOUT',
+        `The load-state store did not answer ${operation} within ${storeTimeoutMs} ms.`,
       );
+    }).catch((error: unknown) => {
+      throw storeFailure(operation, threadId, error);
     });
   }
 
