@@ -1,7 +1,12 @@
 import { createHybridRanker, type ToolDescriptor, ToolSearchError } from '@tool-search/core';
+import { createFakeClock } from '@tool-search/core/testing';
+import { generateText, isStepCount } from 'ai';
 import { MockEmbeddingModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
+import { createCatalog } from './__fixtures__/catalog';
+import { scriptedModel, toolResultsIn } from './__fixtures__/scripted-model';
 import { createAiSdkEmbedder } from './ai-sdk-embedder';
+import { createToolSearch } from './create-tool-search';
 
 /** Concept axes: texts about the same thing point the same way. */
 const AXES: Record<string, number> = {
@@ -125,5 +130,49 @@ describe('createAiSdkEmbedder', () => {
     const results = await ranker.search('send email', { topK: 1 });
     expect(results[0]?.name).toBe('send_email');
     expect(errors.length).toBeGreaterThan(0);
+  });
+
+  it('keeps a generateText step going when the embedding model stalls: search_tools answers lexically after timeoutMs', async () => {
+    const clock = createFakeClock();
+    const errors: unknown[] = [];
+    // The catalog is embedded; the request's embedding never comes back (a stalled provider).
+    const model = new MockEmbeddingModelV4({
+      provider: 'mock-provider',
+      modelId: 'mock-embedding',
+      maxEmbeddingsPerCall: 100,
+      doEmbed: ({ values }) =>
+        values.length > 1
+          ? Promise.resolve({ embeddings: values.map((value) => vectorOf(String(value))), warnings: [] })
+          : new Promise(() => {}),
+    });
+    const toolSearch = createToolSearch({
+      tools: createCatalog().tools,
+      ranker: createHybridRanker({
+        embedder: createAiSdkEmbedder({ model }),
+        timeoutMs: 1_000,
+        clock,
+        onError: (error) => errors.push(error),
+      }),
+    });
+    const { model: chat, seen } = scriptedModel([
+      { toolCalls: [{ toolName: 'search_tools', input: { query: 'currency' } }] },
+      { text: 'ok' },
+    ]);
+    let done = false;
+    const pending = generateText({
+      model: chat,
+      ...toolSearch.forCall({ threadId: 't' }),
+      stopWhen: isStepCount(5),
+      prompt: 'Convert 20 euros to dollars',
+    }).finally(() => {
+      done = true;
+    });
+    for (let waited = 0; !done && waited < 5_000; waited += 100) await clock.advanceAsync(100);
+    const result = await pending;
+    expect(result.text).toBe('ok');
+    const searched = toolResultsIn(seen[1]!.prompt).at(-1)!.value as { results: Array<{ name: string }> };
+    expect(searched.results[0]?.name).toBe('convert_currency');
+    expect(errors).toHaveLength(1);
+    expect(ToolSearchError.isInstance(errors[0]) && errors[0].code).toBe('EMBEDDER_TIMEOUT');
   });
 });

@@ -12,6 +12,7 @@ export type ToolSearchErrorCode =
   | 'INVALID_INPUT'
   | 'STORE_UNAVAILABLE'
   | 'STORE_TIMEOUT'
+  | 'EMBEDDER_TIMEOUT'
   | 'DISPOSED';
 
 const marker = Symbol.for('tool-search.error');

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { createFakeClock } from '../clock';
 import { ToolSearchError } from '../errors';
 import type { MaybePromise, SearchResult, ToolDescriptor } from '../types';
 import type { Embedder } from './embedder';
@@ -205,6 +206,87 @@ describe('createHybridRanker', () => {
     expect((await ranker.search('umbrella', { topK: 1 }))[0]!.name).toBe('get_forecast');
   });
 
+  it('answers lexically when the embedder is slower than timeoutMs, and uses its vectors once they come', async () => {
+    const clock = createFakeClock();
+    const inner = conceptEmbedder();
+    // The catalog is embedded at once; each request waits until released (a stalled API).
+    const stalled: { texts: readonly string[]; release: () => void }[] = [];
+    const embedder: Embedder = {
+      id: 'stalled-queries',
+      embed: (texts) =>
+        texts.includes(defaultToolText(tools[0]!))
+          ? inner.embed(texts)
+          : new Promise((resolve) => stalled.push({ texts, release: () => resolve(inner.embed(texts)) })),
+    };
+    const errors: unknown[] = [];
+    const ranker = createHybridRanker({
+      embedder,
+      weight: 0.5,
+      timeoutMs: 500,
+      clock,
+      onError: (error) => errors.push(error),
+    })(tools);
+    const lexicalOnly = createKeywordRanker(tools).search('send an email about the umbrella', { topK: 3 });
+
+    let answer: readonly SearchResult[] | undefined;
+    void Promise.resolve(ranker.search('send an email about the umbrella', { topK: 3 })).then((results) => {
+      answer = results;
+    });
+    await clock.advanceAsync(499);
+    expect(answer).toBeUndefined();
+    await clock.advanceAsync(1);
+    expect(answer).toEqual(lexicalOnly);
+    expect(errors).toHaveLength(1);
+    expect(ToolSearchError.isInstance(errors[0]) && errors[0].code).toBe('EMBEDDER_TIMEOUT');
+    expect(clock.pendingTimers()).toBe(0);
+
+    // The late answer is kept: the same request is then ranked with it, without a new call.
+    stalled[0]!.release();
+    await clock.advanceAsync(0);
+    const calls = stalled.length;
+    const fused = await ranker.search('send an email about the umbrella', { topK: 3 });
+    expect(stalled).toHaveLength(calls);
+    expect(fused.map((result) => result.name)).toContain('get_forecast');
+    expect(errors).toHaveLength(1);
+  });
+
+  it('answers lexically while a slow catalog embedding is still running, then fuses once it is done', async () => {
+    const clock = createFakeClock();
+    const inner = conceptEmbedder();
+    let releaseCatalog = () => {};
+    const embedder: Embedder = {
+      id: 'slow-catalog',
+      embed: (texts) =>
+        texts.includes(defaultToolText(tools[0]!))
+          ? new Promise((resolve) => {
+              releaseCatalog = () => resolve(inner.embed(texts));
+            })
+          : inner.embed(texts),
+    };
+    const onError = vi.fn();
+    const ranker = createHybridRanker({ embedder, weight: 0.5, timeoutMs: 1_000, clock, onError })(tools);
+    const search = ranker.search('umbrella', { topK: 1 });
+    await clock.advanceAsync(1_000);
+    expect(await search).toEqual([]);
+    expect(onError.mock.calls[0]![0]).toMatchObject({ code: 'EMBEDDER_TIMEOUT' });
+    releaseCatalog();
+    await clock.advanceAsync(0);
+    expect((await ranker.search('umbrella', { topK: 1 }))[0]!.name).toBe('get_forecast');
+    expect(onError).toHaveBeenCalledTimes(1);
+  });
+
+  it('starts no timer for a synchronous embedder or a prompt asynchronous one', async () => {
+    const clock = createFakeClock();
+    const inner = conceptEmbedder();
+    const prompt: Embedder = { id: 'prompt', embed: async (texts) => inner.embed(texts) };
+    const synchronous = createHybridRanker({ embedder: inner, clock })(tools);
+    now(synchronous.search('umbrella', { topK: 1 }));
+    expect(clock.pendingTimers()).toBe(0);
+    const asynchronous = createHybridRanker({ embedder: prompt, weight: 0.5, clock })(tools);
+    expect((await asynchronous.search('umbrella', { topK: 1 }))[0]!.name).toBe('get_forecast');
+    expect(clock.pendingTimers()).toBe(0);
+  });
+
   it('reports vectors of the wrong count or length, or not finite, and answers lexically', () => {
     for (const embed of [
       (texts: readonly string[]) => texts.slice(1).map(conceptVector),
@@ -312,6 +394,10 @@ describe('createHybridRanker', () => {
     invalid(() => createHybridRanker({ embedder: conceptEmbedder(), weight: 2 }), 'INVALID_OPTIONS');
     invalid(() => createHybridRanker({ embedder: conceptEmbedder(), weight: Number.NaN }), 'INVALID_OPTIONS');
     invalid(() => createHybridRanker({ embedder: conceptEmbedder(), similarityFloor: 1 }), 'INVALID_OPTIONS');
+    for (const timeoutMs of [0, -5, Number.NaN, '100' as never]) {
+      invalid(() => createHybridRanker({ embedder: conceptEmbedder(), timeoutMs }), 'INVALID_OPTIONS');
+    }
+    expect(() => createHybridRanker({ embedder: conceptEmbedder(), timeoutMs: Infinity })).not.toThrow();
     const ranker = createHybridRanker({ embedder: conceptEmbedder() })(tools);
     invalid(() => ranker.search(42 as never), 'INVALID_INPUT');
     invalid(() => ranker.search('x', { topK: -1 }), 'INVALID_OPTIONS');

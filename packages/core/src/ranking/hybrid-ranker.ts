@@ -1,5 +1,7 @@
+import { settleWithin, systemClock } from '../clock';
 import { ToolSearchError } from '../errors';
 import type {
+  Clock,
   MaybePromise,
   Ranker,
   RankerFactory,
@@ -42,11 +44,21 @@ export interface HybridRankerOptions {
   readonly onError?: (error: unknown) => void;
   /** Tool vectors kept by text across the catalogs this factory builds (default 20,000). */
   readonly cacheSize?: number;
+  /**
+   * How long a search waits for an asynchronous embedder (the request's vectors, or the
+   * catalog's while they are still being made) before it answers from the lexical ranking
+   * alone and reports `EMBEDDER_TIMEOUT` to `onError` (default 2,000 ms; `Infinity` waits
+   * for ever). The embedding goes on: its vectors are kept, and later searches use them.
+   */
+  readonly timeoutMs?: number;
+  /** The clock of that wait (default: the system clock); tests pass a fake one. */
+  readonly clock?: Clock;
 }
 
 const DEFAULT_WEIGHT = 0.15;
 const DEFAULT_SIMILARITY_FLOOR = 0.2;
 const DEFAULT_CACHE_SIZE = 20_000;
+const DEFAULT_TIMEOUT_MS = 2_000;
 /** Lexical results fused per search (at least). */
 const LEXICAL_CANDIDATES = 30;
 /** Tools added per search for their similarity alone (at least). */
@@ -162,7 +174,8 @@ function checkFraction(name: string, value: number): number {
  *
  * Tool vectors are computed once per catalog, when the factory is called, and kept by text,
  * so a catalog rebuilt with the same tools costs no embedding call. With an asynchronous
- * embedder, searches wait for the catalog's vectors; with a synchronous one, search is
+ * embedder, a search waits for the catalog's vectors and its own, up to `timeoutMs`, and then
+ * answers lexically (a stalled API never stalls the agent); with a synchronous one, search is
  * synchronous too.
  */
 export function createHybridRanker(options: HybridRankerOptions): RankerFactory {
@@ -188,6 +201,11 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
   if (typeof cacheSize !== 'number' || !(cacheSize >= 0)) {
     throw new ToolSearchError('INVALID_OPTIONS', `cacheSize must be a number ≥ 0, got ${String(cacheSize)}`);
   }
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  if (typeof timeoutMs !== 'number' || !(timeoutMs > 0)) {
+    throw new ToolSearchError('INVALID_OPTIONS', `timeoutMs must be a number > 0, got ${String(timeoutMs)}`);
+  }
+  const clock = options.clock ?? systemClock;
   const lexicalFactory = options.lexical ?? createKeywordRanker;
   const toolText = options.toolText ?? defaultToolText;
   const onError = options.onError;
@@ -206,6 +224,24 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
       }
     }
   };
+
+  /**
+   * `pending`, or undefined (the search then answers lexically) once it has taken longer than
+   * `timeoutMs`. It is not cancelled: what it embeds is still kept for later searches.
+   */
+  const withinTimeout = <T>(pending: Promise<T>): Promise<T | undefined> =>
+    settleWithin(pending, timeoutMs, clock, () => {
+      report(
+        new ToolSearchError(
+          'EMBEDDER_TIMEOUT',
+          `The embedder did not answer within ${timeoutMs} ms; the search answered from the lexical ranking.`,
+        ),
+      );
+      return undefined;
+    }).catch((error: unknown) => {
+      report(error);
+      return undefined;
+    });
 
   const accept = (vectors: unknown, count: number): readonly EmbeddingVector[] => {
     const checked = checkVectors(vectors, count, knownDimensions);
@@ -339,6 +375,13 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
     }
 
     const semantic = (
+      views: readonly string[],
+    ): MaybePromise<{ matrix: ToolMatrix; views: Float32Array[] } | undefined> => {
+      const found = similarityOf(views);
+      return found instanceof Promise ? withinTimeout(found) : found;
+    };
+
+    const similarityOf = (
       views: readonly string[],
     ): MaybePromise<{ matrix: ToolMatrix; views: Float32Array[] } | undefined> => {
       try {
