@@ -93,6 +93,44 @@ describe('createAiSdkEmbedder', () => {
     expect(createAiSdkEmbedder({ model, id: 'custom' }).id).toBe('custom');
   });
 
+  it('embeds requests with queryProviderOptions and tools with providerOptions (an asymmetric model)', async () => {
+    // Like Cohere's input types: a request embedded as a document lands on the wrong tools.
+    const model = new MockEmbeddingModelV4({
+      provider: 'mock-provider',
+      modelId: 'mock-asymmetric',
+      maxEmbeddingsPerCall: 100,
+      doEmbed: async ({ values, providerOptions }) => {
+        const asQuery = providerOptions?.mock?.inputType === 'search_query';
+        return {
+          embeddings: values.map((value) =>
+            vectorOf(!asQuery && String(value).includes('rain') ? 'money' : String(value)),
+          ),
+          warnings: [],
+        };
+      },
+    });
+    const embedder = createAiSdkEmbedder({
+      model,
+      providerOptions: { mock: { inputType: 'search_document' } },
+      queryProviderOptions: { mock: { inputType: 'search_query' } },
+    });
+    const ranker = createHybridRanker({ embedder, weight: 0.6 })(tools);
+    expect((await ranker.search('will it rain tomorrow?', { topK: 1 }))[0]?.name).toBe('get_forecast');
+    expect(model.doEmbedCalls.map((call) => call.providerOptions?.mock?.inputType)).toEqual([
+      'search_document',
+      'search_query',
+    ]);
+    expect(model.doEmbedCalls[0]!.values).toHaveLength(tools.length);
+
+    const symmetric = createAiSdkEmbedder({
+      model,
+      providerOptions: { mock: { inputType: 'search_document' } },
+    });
+    expect(symmetric.embedQueries).toBeUndefined();
+    const misled = createHybridRanker({ embedder: symmetric, weight: 0.6 })(tools);
+    expect((await misled.search('will it rain tomorrow?', { topK: 1 }))[0]?.name).toBe('convert_currency');
+  });
+
   it('rejects when the model fails, caches nothing, and succeeds on the next call', async () => {
     let failing = true;
     const model = mockModel({ fail: () => failing });

@@ -17,6 +17,14 @@ export interface AiSdkEmbedderOptions {
   readonly maxParallelCalls?: number;
   readonly headers?: Record<string, string>;
   readonly providerOptions?: EmbedManyOptions['providerOptions'];
+  /**
+   * Provider options for the requests' texts, for a model that embeds a question differently
+   * from a document: for example `{ cohere: { inputType: 'search_query' } }` with
+   * `providerOptions: { cohere: { inputType: 'search_document' } }` for the tools, or Google's
+   * `taskType` `RETRIEVAL_QUERY` / `RETRIEVAL_DOCUMENT`. Default: `providerOptions`, the same
+   * embedding for both.
+   */
+  readonly queryProviderOptions?: EmbedManyOptions['providerOptions'];
 }
 
 const DEFAULT_CACHE_SIZE = 10_000;
@@ -30,7 +38,8 @@ function modelId(model: EmbeddingModel): string {
  * An {@link Embedder} over an AI SDK embedding model, for the hybrid ranker: texts go to the
  * model through `embedMany` (which splits them into as many calls as the model allows), only
  * texts not seen before are sent, texts requested twice at once are sent once, and vectors
- * are kept as float32 by text.
+ * are kept as float32 by text. With `queryProviderOptions`, requests are embedded with those
+ * (`embedQueries`, cached apart from the tools' texts).
  */
 export function createAiSdkEmbedder(options: AiSdkEmbedderOptions): Embedder {
   if (
@@ -47,53 +56,57 @@ export function createAiSdkEmbedder(options: AiSdkEmbedderOptions): Embedder {
     throw new ToolSearchError('INVALID_OPTIONS', `cacheSize must be a number ≥ 0, got ${String(cacheSize)}`);
   }
   const id = options.id ?? `ai-sdk:${modelId(model)}${dimensions === undefined ? '' : `:${dimensions}`}`;
-  /** Least recently used first. */
-  const cache = new Map<string, Float32Array>();
-  const inFlight = new Map<string, Promise<Float32Array>>();
+  /**
+   * Embeds through `embedMany` with `providerOptions`, keeping up to `cacheSize` vectors by
+   * text (least recently used forgotten first) and sending a text being embedded only once.
+   */
+  const cachedEmbedding = (
+    providerOptions: EmbedManyOptions['providerOptions'],
+  ): ((texts: readonly string[]) => Promise<Float32Array[]>) => {
+    /** Least recently used first. */
+    const cache = new Map<string, Float32Array>();
+    const inFlight = new Map<string, Promise<Float32Array>>();
 
-  const remember = (text: string, vector: Float32Array): void => {
-    cache.delete(text);
-    cache.set(text, vector);
-    while (cache.size > cacheSize) cache.delete(cache.keys().next().value as string);
-  };
+    const remember = (text: string, vector: Float32Array): void => {
+      cache.delete(text);
+      cache.set(text, vector);
+      while (cache.size > cacheSize) cache.delete(cache.keys().next().value as string);
+    };
 
-  const request = (texts: readonly string[]): void => {
-    const call = embedMany({
-      model,
-      values: [...texts],
-      ...(dimensions === undefined ? {} : { dimensions }),
-      ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
-      ...(options.maxParallelCalls === undefined ? {} : { maxParallelCalls: options.maxParallelCalls }),
-      ...(options.headers === undefined ? {} : { headers: options.headers }),
-      ...(options.providerOptions === undefined ? {} : { providerOptions: options.providerOptions }),
-    }).then(({ embeddings }) => {
-      if (embeddings.length !== texts.length) {
-        throw new ToolSearchError(
-          'INVALID_OPTIONS',
-          `the embedding model returned ${embeddings.length} vectors for ${texts.length} texts`,
+    const request = (texts: readonly string[]): void => {
+      const call = embedMany({
+        model,
+        values: [...texts],
+        ...(dimensions === undefined ? {} : { dimensions }),
+        ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+        ...(options.maxParallelCalls === undefined ? {} : { maxParallelCalls: options.maxParallelCalls }),
+        ...(options.headers === undefined ? {} : { headers: options.headers }),
+        ...(providerOptions === undefined ? {} : { providerOptions }),
+      }).then(({ embeddings }) => {
+        if (embeddings.length !== texts.length) {
+          throw new ToolSearchError(
+            'INVALID_OPTIONS',
+            `the embedding model returned ${embeddings.length} vectors for ${texts.length} texts`,
+          );
+        }
+        return embeddings.map((embedding) => Float32Array.from(embedding));
+      });
+      texts.forEach((text, position) => {
+        const vector = call.then((vectors) => vectors[position]!);
+        inFlight.set(text, vector);
+        vector.then(
+          (value) => {
+            if (inFlight.get(text) === vector) inFlight.delete(text);
+            remember(text, value);
+          },
+          () => {
+            if (inFlight.get(text) === vector) inFlight.delete(text);
+          },
         );
-      }
-      return embeddings.map((embedding) => Float32Array.from(embedding));
-    });
-    texts.forEach((text, position) => {
-      const vector = call.then((vectors) => vectors[position]!);
-      inFlight.set(text, vector);
-      vector.then(
-        (value) => {
-          if (inFlight.get(text) === vector) inFlight.delete(text);
-          remember(text, value);
-        },
-        () => {
-          if (inFlight.get(text) === vector) inFlight.delete(text);
-        },
-      );
-    });
-  };
+      });
+    };
 
-  return {
-    id,
-    ...(dimensions === undefined ? {} : { dimensions }),
-    async embed(texts: readonly string[]): Promise<Float32Array[]> {
+    return async (texts) => {
       if (!Array.isArray(texts))
         throw new ToolSearchError('INVALID_INPUT', 'embed expects an array of texts');
       const missing = [
@@ -113,6 +126,15 @@ export function createAiSdkEmbedder(options: AiSdkEmbedderOptions): Embedder {
           return inFlight.get(text)!;
         }),
       );
-    },
+    };
+  };
+
+  return {
+    id,
+    ...(dimensions === undefined ? {} : { dimensions }),
+    embed: cachedEmbedding(options.providerOptions),
+    ...(options.queryProviderOptions === undefined
+      ? {}
+      : { embedQueries: cachedEmbedding(options.queryProviderOptions) }),
   };
 }

@@ -18,6 +18,12 @@ export interface Embedder {
   readonly id: string;
   /** The length of every vector, when known before the first call; the ranker checks it. */
   readonly dimensions?: number;
-  /** One vector per text, in order. */
+  /** One vector per text, in order: the tools' texts (and the requests, without `embedQueries`). */
   embed(texts: readonly string[]): MaybePromise<readonly EmbeddingVector[]>;
+  /**
+   * One vector per request text, in order, for a model that embeds a question differently
+   * from the documents it should find (Cohere's and Voyage's input type, Gemini's task type,
+   * the query instruction of E5 or BGE). Without it, `embed` serves requests too.
+   */
+  embedQueries?(texts: readonly string[]): MaybePromise<readonly EmbeddingVector[]>;
 }

@@ -171,6 +171,28 @@ describe('createHybridRanker', () => {
     ]);
   });
 
+  it('embeds requests with embedQueries when the embedder has it, and tools with embed', () => {
+    const documents: string[][] = [];
+    const queries: string[][] = [];
+    // An asymmetric model: a request read as a document lands on the wrong tools.
+    const embedder: Embedder = {
+      id: 'asymmetric',
+      dimensions: AXES,
+      embed(texts) {
+        documents.push([...texts]);
+        return texts.map((text) => conceptVector(text.includes('umbrella') ? 'money' : text));
+      },
+      embedQueries(texts) {
+        queries.push([...texts]);
+        return texts.map(conceptVector);
+      },
+    };
+    const ranker = createHybridRanker({ embedder, weight: 0.5 })(tools);
+    expect(now(ranker.search('umbrella', { topK: 1 }))[0]!.name).toBe('get_forecast');
+    expect(documents).toEqual([tools.map(defaultToolText)]);
+    expect(queries).toEqual([['umbrella']]);
+  });
+
   it('answers with a promise when the embedder is asynchronous, and waits for the catalog vectors', async () => {
     const embedder = conceptEmbedder();
     const asynchronous: Embedder = {
@@ -394,6 +416,10 @@ describe('createHybridRanker', () => {
     invalid(() => createHybridRanker({ embedder: conceptEmbedder(), weight: 2 }), 'INVALID_OPTIONS');
     invalid(() => createHybridRanker({ embedder: conceptEmbedder(), weight: Number.NaN }), 'INVALID_OPTIONS');
     invalid(() => createHybridRanker({ embedder: conceptEmbedder(), similarityFloor: 1 }), 'INVALID_OPTIONS');
+    invalid(
+      () => createHybridRanker({ embedder: conceptEmbedder({ embedQueries: 'no' as never }) }),
+      'INVALID_OPTIONS',
+    );
     for (const timeoutMs of [0, -5, Number.NaN, '100' as never]) {
       invalid(() => createHybridRanker({ embedder: conceptEmbedder(), timeoutMs }), 'INVALID_OPTIONS');
     }

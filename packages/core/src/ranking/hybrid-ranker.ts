@@ -189,6 +189,9 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
       'createHybridRanker needs an embedder with an embed(texts) method',
     );
   }
+  if (embedder.embedQueries !== undefined && typeof embedder.embedQueries !== 'function') {
+    throw new ToolSearchError('INVALID_OPTIONS', 'the embedder’s embedQueries must be a method when given');
+  }
   const weight = checkFraction('weight', options.weight ?? DEFAULT_WEIGHT);
   const floor = options.similarityFloor ?? DEFAULT_SIMILARITY_FLOOR;
   if (typeof floor !== 'number' || !(floor >= -1 && floor < 1)) {
@@ -256,7 +259,8 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
     const found = texts.map((text) => queryVectors.get(text));
     const missing = texts.filter((_, position) => found[position] === undefined);
     if (missing.length === 0) return found as Float32Array[];
-    return then(embedder.embed(missing), (vectors) => {
+    const embedded = embedder.embedQueries ? embedder.embedQueries(missing) : embedder.embed(missing);
+    return then(embedded, (vectors) => {
       const checked = accept(vectors, missing.length);
       let next = 0;
       return texts.map((text, position) => {
