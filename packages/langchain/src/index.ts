@@ -1,3 +1,5 @@
+export type { LangChainEmbedderOptions } from './langchain-embedder';
+export { createLangChainEmbedder } from './langchain-embedder';
 export type { BindableTool } from './langchain-tool-search';
 export type { LangChainTool, LangChainToolSet, ToolSearchOptions, ToolSearchStateControls } from './options';
 export { toCatalogEntries, toCatalogEntry } from './to-catalog-entries';

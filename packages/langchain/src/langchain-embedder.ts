@@ -1,0 +1,62 @@
+import type { EmbeddingsInterface } from '@langchain/core/embeddings';
+import { type Embedder, ToolSearchError } from '@tool-search/core';
+
+export interface LangChainEmbedderOptions {
+  /**
+   * Any LangChain embeddings: `new OpenAIEmbeddings({ model: 'text-embedding-3-small' })`,
+   * `CohereEmbeddings`, `OllamaEmbeddings`, a `CacheBackedEmbeddings`...
+   */
+  readonly embeddings: EmbeddingsInterface;
+  /** Names the model and its settings (default `langchain:<class>:<model>`, from the object). */
+  readonly id?: string;
+  /** The length of every vector, when known: the ranker then checks each one. */
+  readonly dimensions?: number;
+}
+
+function describeModel(embeddings: EmbeddingsInterface): string {
+  const named = embeddings as { model?: unknown; modelName?: unknown; constructor?: { name?: unknown } };
+  const className = typeof named.constructor?.name === 'string' ? named.constructor.name : 'Embeddings';
+  const model = typeof named.model === 'string' ? named.model : named.modelName;
+  return typeof model === 'string' && model.length > 0 ? `${className}:${model}` : className;
+}
+
+/**
+ * An {@link Embedder} over LangChain embeddings, for the hybrid ranker
+ * (`createHybridRanker({ embedder })` from `@tool-search/core`, passed to the middleware or
+ * the binder as `ranker`). The tools' texts go through `embedDocuments`, in one call per
+ * catalog (LangChain batches and retries it), and a request's texts through `embedQuery`, so
+ * a model that embeds a question unlike a document (Cohere's input types, an E5 or BGE query
+ * instruction) is used as meant. The ranker keeps the vectors by text; wrap the embeddings in
+ * LangChain's `CacheBackedEmbeddings` to keep them across processes too.
+ */
+export function createLangChainEmbedder(options: LangChainEmbedderOptions): Embedder {
+  const embeddings = (options as Partial<LangChainEmbedderOptions> | null | undefined)?.embeddings;
+  if (
+    typeof embeddings !== 'object' ||
+    embeddings === null ||
+    typeof embeddings.embedDocuments !== 'function' ||
+    typeof embeddings.embedQuery !== 'function'
+  ) {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      'createLangChainEmbedder needs { embeddings } with embedDocuments and embedQuery (LangChain Embeddings)',
+    );
+  }
+  const { dimensions } = options;
+  if (dimensions !== undefined && !(Number.isInteger(dimensions) && dimensions > 0)) {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      `dimensions must be a positive integer, got ${String(dimensions)}`,
+    );
+  }
+  const checkTexts = (texts: readonly string[]): string[] => {
+    if (!Array.isArray(texts)) throw new ToolSearchError('INVALID_INPUT', 'embed expects an array of texts');
+    return texts.map(String);
+  };
+  return {
+    id: options.id ?? `langchain:${describeModel(embeddings)}`,
+    ...(dimensions === undefined ? {} : { dimensions }),
+    embed: async (texts) => embeddings.embedDocuments(checkTexts(texts)),
+    embedQueries: async (texts) => Promise.all(checkTexts(texts).map((text) => embeddings.embedQuery(text))),
+  };
+}
