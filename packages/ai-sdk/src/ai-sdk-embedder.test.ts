@@ -1,5 +1,5 @@
 import { createHybridRanker, type ToolDescriptor, ToolSearchError } from '@tool-search/core';
-import { createFakeClock } from '@tool-search/core/testing';
+import { conceptVectors, createFakeClock } from '@tool-search/core/testing';
 import { generateText, isStepCount } from 'ai';
 import { MockEmbeddingModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import { createAiSdkEmbedder } from './ai-sdk-embedder';
 import { createToolSearch } from './create-tool-search';
 
 /** Concept axes: texts about the same thing point the same way. */
-const AXES: Record<string, number> = {
+const vectorOf = conceptVectors({
   weather: 0,
   rain: 0,
   forecast: 0,
@@ -18,16 +18,7 @@ const AXES: Record<string, number> = {
   euros: 1,
   email: 2,
   mail: 2,
-};
-
-function vectorOf(text: string): number[] {
-  const vector = [0, 0, 0, 0.01];
-  for (const word of text.toLowerCase().match(/[a-z]+/g) ?? []) {
-    const axis = AXES[word];
-    if (axis !== undefined) vector[axis]! += 1;
-  }
-  return vector;
-}
+});
 
 function mockModel(options: { maxEmbeddingsPerCall?: number; fail?: () => boolean } = {}) {
   return new MockEmbeddingModelV4({

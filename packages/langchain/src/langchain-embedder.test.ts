@@ -1,6 +1,7 @@
 import { Embeddings } from '@langchain/core/embeddings';
 import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { createHybridRanker, ToolSearchError } from '@tool-search/core';
+import { conceptVectors } from '@tool-search/core/testing';
 import { createAgent, fakeModel } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { createCatalog, createExecutionLog } from './__fixtures__/tools';
@@ -8,7 +9,7 @@ import { createLangChainEmbedder } from './langchain-embedder';
 import { toolSearchMiddleware } from './tool-search-middleware';
 
 /** Concept axes: texts about the same thing point the same way, whatever their words. */
-const AXES: Record<string, number> = {
+const conceptVector = conceptVectors({
   weather: 0,
   forecast: 0,
   umbrella: 0,
@@ -18,16 +19,7 @@ const AXES: Record<string, number> = {
   euros: 1,
   email: 2,
   message: 2,
-};
-
-function conceptVector(text: string): number[] {
-  const vector = [0, 0, 0, 0.01];
-  for (const word of text.toLowerCase().match(/[a-z]+/g) ?? []) {
-    const axis = AXES[word];
-    if (axis !== undefined) vector[axis]! += 1;
-  }
-  return vector;
-}
+});
 
 /**
  * A LangChain embeddings class of the asymmetric kind: a question must go through

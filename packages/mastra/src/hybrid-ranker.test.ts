@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { ModelRouterEmbeddingModel } from '@mastra/core/llm';
 import { createAiSdkEmbedder } from '@tool-search/ai-sdk';
 import { createHybridRanker } from '@tool-search/core';
+import { conceptVectors } from '@tool-search/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createAgent, run, say } from './__fixtures__/harness';
 import { sampleTools } from './__fixtures__/tools';
@@ -12,16 +13,7 @@ import { ToolSearchProcessor } from './tool-search-processor';
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
 
 /** Concept axes: texts about the same thing point the same way, whatever their words. */
-const AXES: Record<string, number> = { weather: 0, umbrella: 0, rain: 0, email: 1, message: 1 };
-
-function conceptVector(text: string): number[] {
-  const vector = [0, 0, 0.01];
-  for (const word of text.toLowerCase().match(/[a-z]+/g) ?? []) {
-    const axis = AXES[word];
-    if (axis !== undefined) vector[axis]! += 1;
-  }
-  return vector;
-}
+const conceptVector = conceptVectors({ weather: 0, umbrella: 0, rain: 0, email: 1, message: 1 });
 
 /**
  * An OpenAI-compatible embeddings endpoint on localhost (what Ollama, LM Studio or a gateway
