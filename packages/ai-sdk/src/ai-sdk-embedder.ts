@@ -10,7 +10,12 @@ export interface AiSdkEmbedderOptions {
   readonly dimensions?: number;
   /** Names the vectors for caching (default `ai-sdk:<provider>:<modelId>`, plus `:<dimensions>`). */
   readonly id?: string;
-  /** Texts whose vectors are kept, so a rebuilt catalog or a repeated query costs no call (default 10,000). */
+  /**
+   * Texts whose vectors are kept as float32, so a repeated request, or a catalog built by
+   * another ranker factory, costs no call (default 1,000). The hybrid ranker already keeps
+   * its catalogs' vectors itself (int8, by text), so a larger cache only pays when several
+   * factories share this embedder; at 1,536 dimensions each text kept costs 6 kB.
+   */
   readonly cacheSize?: number;
   /** Passed to `embedMany`. */
   readonly maxRetries?: number;
@@ -27,7 +32,7 @@ export interface AiSdkEmbedderOptions {
   readonly queryProviderOptions?: EmbedManyOptions['providerOptions'];
 }
 
-const DEFAULT_CACHE_SIZE = 10_000;
+const DEFAULT_CACHE_SIZE = 1_000;
 
 function modelId(model: EmbeddingModel): string {
   if (typeof model === 'string') return model;
