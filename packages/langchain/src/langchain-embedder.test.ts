@@ -62,6 +62,17 @@ describe('createLangChainEmbedder', () => {
     expect(embeddings.queries).toEqual(['will it rain?', 'in euros']);
   });
 
+  it('with queriesAsDocuments, embeds a request’s texts in one embedDocuments call', async () => {
+    const embeddings = new ConceptEmbeddings();
+    const embedder = createLangChainEmbedder({ embeddings, queriesAsDocuments: true });
+    expect(await embedder.embedQueries!(['send an email', 'in euros'])).toEqual([
+      conceptVector('email'),
+      conceptVector('euros'),
+    ]);
+    expect(embeddings.documents).toEqual([['send an email', 'in euros']]);
+    expect(embeddings.queries).toEqual([]);
+  });
+
   it('lets a createAgent middleware find a tool that shares no word with the request', async () => {
     const log = createExecutionLog();
     const embeddings = new ConceptEmbeddings();
