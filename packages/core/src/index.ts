@@ -25,7 +25,7 @@ export type { FieldWeights, KeywordRanker, KeywordRankerOptions } from './rankin
 export { createKeywordRanker } from './ranking/keyword-ranker';
 export { splitClauses } from './ranking/split-clauses';
 export type { WordSink } from './ranking/tokenizer';
-export { forEachWord, normalizeText, tokenize } from './ranking/tokenizer';
+export { forEachWord, hashWord, normalizeText, tokenize } from './ranking/tokenizer';
 export type { ToolIndexOptions } from './ranking/tool-index';
 export { createToolIndex } from './ranking/tool-index';
 export type { WordTable } from './ranking/word-table';

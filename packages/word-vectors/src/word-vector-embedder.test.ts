@@ -1,6 +1,6 @@
 import { createHybridRanker, type ToolDescriptor, ToolSearchError } from '@tool-search/core';
 import { describe, expect, it } from 'vitest';
-import { createWordVectorEmbedder, estimateWordProbability } from './word-vector-embedder';
+import { createVocabulary, createWordVectorEmbedder, estimateWordProbability } from './word-vector-embedder';
 
 const cosine = (left: Float32Array, right: Float32Array): number => {
   let sum = 0;
@@ -115,5 +115,23 @@ describe('createWordVectorEmbedder', () => {
     const results = ranker.search('will it rain tomorrow?', { topK: 1 });
     if (results instanceof Promise) throw new Error('the offline embedder ranks synchronously');
     expect(results[0]?.name).toBe('get_forecast');
+  });
+});
+
+describe('createVocabulary', () => {
+  it('finds every word at its position, the first of repeated words, and nothing else', () => {
+    const words = Array.from({ length: 20_000 }, (_, index) => `w${index.toString(36)}`);
+    words.push('__proto__', 'constructor', '', 'w0', 'café');
+    const vocabulary = createVocabulary(words);
+    for (let position = 0; position < 20_000; position++)
+      expect(vocabulary.find(words[position]!)).toBe(position);
+    expect(vocabulary.find('__proto__')).toBe(20_000);
+    expect(vocabulary.find('constructor')).toBe(20_001);
+    expect(vocabulary.find('')).toBe(20_002);
+    expect(vocabulary.find('w0')).toBe(0);
+    expect(vocabulary.find('café')).toBe(20_004);
+    for (const unknown of ['cafe', 'toString', 'w', 'zzzzzz', 'W0'])
+      expect(vocabulary.find(unknown)).toBe(-1);
+    expect(createVocabulary([]).find('anything')).toBe(-1);
   });
 });

@@ -4,6 +4,7 @@ import {
   createWordTable,
   type Embedder,
   forEachWord,
+  hashWord,
   ToolSearchError,
   type WordSink,
   type WordTable,
@@ -58,23 +59,62 @@ export interface WordVectorEmbedder extends Embedder {
 }
 
 let shipped: WordVectorTable | undefined;
-/** Word → position, built once per table and shared by every embedder over it. */
-const indexes = new WeakMap<WordVectorTable, Map<string, number>>();
 
-function indexOf(table: WordVectorTable): Map<string, number> {
-  let index = indexes.get(table);
-  if (index === undefined) {
-    index = new Map<string, number>();
-    const { words } = table;
-    for (let position = 0; position < words.length; position++) {
-      if (!index.has(words[position]!)) index.set(words[position]!, position);
-    }
-    indexes.set(table, index);
-  }
-  return index;
+/** Word → vocabulary position. */
+export interface Vocabulary {
+  /** The position of `word` (exact, lowercase), or −1. */
+  find(word: string): number;
 }
 
-/** Reads the shipped vectors once per process (about 4.6 MB, a few milliseconds). */
+/**
+ * Builds the lookup of `words` (the first of repeated words wins): open addressing on the
+ * words' hashes (`hashWord`, the tokenizer's), `slots` holding position + 1 (0: empty) and `hashes` each slot's full hash.
+ * A `Map` of the 40,000 shipped words took 25–35 ms to fill in a fresh process; this takes a
+ * few.
+ */
+export function createVocabulary(words: readonly string[]): Vocabulary {
+  let bits = 4;
+  while (1 << bits < words.length * 2) bits++;
+  const mask = (1 << bits) - 1;
+  const slots = new Int32Array(mask + 1);
+  const hashes = new Int32Array(mask + 1);
+  const slotOf = (word: string, hash: number): number => {
+    // Fibonacci hashing: the top bits of hash × 2³²/φ, well spread for similar words.
+    let slot = Math.imul(hash, 0x9e3779b1) >>> (32 - bits);
+    for (let entry = slots[slot]!; entry !== 0; entry = slots[slot]!) {
+      if (hashes[slot] === hash && words[entry - 1] === word) return slot;
+      slot = (slot + 1) & mask;
+    }
+    return slot;
+  };
+  for (let position = 0; position < words.length; position++) {
+    const word = words[position]!;
+    const hash = hashWord(word) | 0; // int32, as stored
+    const slot = slotOf(word, hash);
+    if (slots[slot] !== 0) continue;
+    slots[slot] = position + 1;
+    hashes[slot] = hash;
+  }
+  return {
+    find(word: string): number {
+      return slots[slotOf(word, hashWord(word) | 0)]! - 1;
+    },
+  };
+}
+
+/** The lookup of a table's words, built once per table and shared by every embedder over it. */
+const vocabularies = new WeakMap<WordVectorTable, Vocabulary>();
+
+function vocabularyOf(table: WordVectorTable): Vocabulary {
+  let vocabulary = vocabularies.get(table);
+  if (vocabulary === undefined) {
+    vocabulary = createVocabulary(table.words);
+    vocabularies.set(table, vocabulary);
+  }
+  return vocabulary;
+}
+
+/** Reads the shipped vectors once per process (about 4.6 MB: 5–10 ms). */
 function loadShippedVectors(): WordVectorTable {
   shipped ??= decodeWordVectors(readFileSync(fileURLToPath(DATA_URL)));
   return shipped;
@@ -90,7 +130,7 @@ export function estimateWordProbability(rank: number, vocabularySize: number): n
 
 interface Model {
   readonly table: WordVectorTable;
-  readonly index: Map<string, number>;
+  readonly vocabulary: Vocabulary;
   /** Per word: its SIF weight × its quantisation scale (0: left out). */
   readonly factors: Float32Array;
   /** The factors in fixed point: factor ≈ integer × factorUnit, integers up to FACTOR_STEPS. */
@@ -120,7 +160,7 @@ function modelOf(table: WordVectorTable, smoothing: number): Model {
   for (const factor of factors) largestFactor = Math.max(largestFactor, factor);
   const factorUnit = largestFactor / FACTOR_STEPS || 1;
   const integerFactors = Int32Array.from(factors, (factor) => Math.round(factor / factorUnit));
-  const model: Model = { table, index: indexOf(table), factors, integerFactors, factorUnit };
+  const model: Model = { table, vocabulary: vocabularyOf(table), factors, integerFactors, factorUnit };
   bySmoothing.set(smoothing, model);
   return model;
 }
@@ -131,7 +171,7 @@ function modelOf(table: WordVectorTable, smoothing: number): Model {
  * with the direction all text shares removed, at unit length. Identifiers are split into
  * words (`getWeatherForecast` → get, weather, forecast); a word outside the vocabulary is
  * tried without a common ending, then ignored. A text with no known word gets the zero
- * vector. The vectors are read from the package on first use (a few milliseconds).
+ * vector. The vectors are read from the package on first use (about 25–30 ms in a fresh process).
  */
 export function createWordVectorEmbedder(options: WordVectorEmbedderOptions = {}): WordVectorEmbedder {
   const smoothing = options.smoothing ?? DEFAULT_SMOOTHING;
@@ -150,13 +190,13 @@ export function createWordVectorEmbedder(options: WordVectorEmbedderOptions = {}
   };
 
   /** Vocabulary position of a word (−1: unknown), trying it without a common ending. */
-  const resolve = (index: Map<string, number>, token: string): number => {
-    const known = index.get(token);
-    if (known !== undefined) return known;
+  const resolve = (vocabulary: Vocabulary, token: string): number => {
+    const known = vocabulary.find(token);
+    if (known >= 0) return known;
     for (const [suffix, replacement] of SUFFIXES) {
       if (token.length > suffix.length + 2 && token.endsWith(suffix)) {
-        const found = index.get(token.slice(0, -suffix.length) + replacement);
-        if (found !== undefined) return found;
+        const found = vocabulary.find(token.slice(0, -suffix.length) + replacement);
+        if (found >= 0) return found;
       }
     }
     return -1;
@@ -179,7 +219,7 @@ export function createWordVectorEmbedder(options: WordVectorEmbedderOptions = {}
       }
       let word = positions[entry]!;
       if (word === -2) {
-        word = resolve(known!.index, seen.word(entry));
+        word = resolve(known!.vocabulary, seen.word(entry));
         positions[entry] = word;
       }
       // Unknown, or too frequent to count (its factor is 0).

@@ -118,7 +118,10 @@ export function mixHash(hash: number): number {
   return mixed ^ (mixed >>> 16);
 }
 
-/** The hash {@link scanAsciiWords} gives a (lowercase) word. */
+/**
+ * The hash a {@link WordSink} is given with a word: the 32-bit FNV-1a hash of its (lowercase)
+ * character codes. For tables of words keyed the same way.
+ */
 export function hashWord(word: string): number {
   let hash = FNV_OFFSET;
   for (let index = 0; index < word.length; index++)
