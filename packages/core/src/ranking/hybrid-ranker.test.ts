@@ -205,6 +205,60 @@ describe('createHybridRanker', () => {
     expect((await pending)[0]!.name).toBe('get_forecast');
   });
 
+  it('embeds a text once while it is on its way: catalogs built at once, and the same request searched at once', async () => {
+    const inner = conceptEmbedder();
+    const calls: string[][] = [];
+    const release: (() => void)[] = [];
+    const embedder: Embedder = {
+      id: 'slow',
+      embed: (texts) => {
+        calls.push([...texts]);
+        return new Promise((resolve) => release.push(() => resolve(inner.embed(texts))));
+      },
+    };
+    const factory = createHybridRanker({ embedder, weight: 0.5 });
+    const first = factory(tools);
+    const second = factory(tools.map((tool) => ({ ...tool })));
+    const third = factory([...tools, { name: 'read_inbox', description: 'Reads new messages.' }]);
+    const searches = [first, second, third, first].map((ranker) => ranker.search('umbrella', { topK: 1 }));
+    // One call for the catalog's texts, one for the new tool's, one for the request.
+    for (let round = 0; round < 3 && release.length > 0; round++) {
+      for (const done of release.splice(0)) done();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(calls).toEqual([
+      tools.map(defaultToolText),
+      [defaultToolText({ name: 'read_inbox', description: 'Reads new messages.' })],
+      ['umbrella'],
+    ]);
+    for (const results of await Promise.all(searches)) expect(results[0]!.name).toBe('get_forecast');
+  });
+
+  it('when a shared embedding fails, every search that waited for it answers lexically, and the next ones retry', async () => {
+    let failing = true;
+    const inner = conceptEmbedder();
+    const embedder: Embedder = {
+      id: 'failing-once',
+      embed: async (texts) => {
+        if (failing) throw new Error('embedding service down');
+        return inner.embed(texts);
+      },
+    };
+    const onError = vi.fn();
+    const factory = createHybridRanker({ embedder, weight: 0.5, onError });
+    const rankers = [factory(tools), factory(tools)];
+    const lexical = createKeywordRanker(tools).search('send an email', { topK: 2 });
+    for (const results of await Promise.all(
+      rankers.map((ranker) => ranker.search('send an email', { topK: 2 })),
+    )) {
+      expect(results).toEqual(lexical);
+    }
+    expect(onError).toHaveBeenCalled();
+    failing = false;
+    for (const ranker of rankers)
+      expect((await ranker.search('umbrella', { topK: 1 }))[0]!.name).toBe('get_forecast');
+  });
+
   it('falls back to the lexical ranking when the embedder fails, reports it, and retries later', async () => {
     let failing = true;
     const errors: unknown[] = [];

@@ -153,6 +153,33 @@ function checkVectors(
   return vectors as readonly EmbeddingVector[];
 }
 
+/**
+ * The vectors of `texts` (distinct), asking the embedder only for those not already on their
+ * way: while a text is being embedded its vector is shared by every caller that wants it, so
+ * concurrent searches of one request, or catalogs built at once with the same tools, cost one
+ * call. Synchronous when the embedder answers synchronously (nothing is then ever pending).
+ */
+function embedOnce(
+  texts: readonly string[],
+  embed: (texts: readonly string[]) => MaybePromise<readonly EmbeddingVector[]>,
+  pending: Map<string, Promise<EmbeddingVector>>,
+  check: (vectors: unknown, count: number) => readonly EmbeddingVector[],
+): MaybePromise<readonly EmbeddingVector[]> {
+  const missing = texts.filter((text) => !pending.has(text));
+  const sent = missing.length > 0 ? embed(missing) : [];
+  if (!(sent instanceof Promise) && missing.length === texts.length) return check(sent, missing.length);
+  const batch = Promise.resolve(sent).then((vectors) => check(vectors, missing.length));
+  missing.forEach((text, index) => {
+    const vector = batch.then((vectors) => vectors[index]!);
+    pending.set(text, vector);
+    const settle = (): void => {
+      if (pending.get(text) === vector) pending.delete(text);
+    };
+    vector.then(settle, settle);
+  });
+  return Promise.all(texts.map((text) => pending.get(text)!));
+}
+
 function checkFraction(name: string, value: number): number {
   if (typeof value !== 'number' || !(value >= 0 && value <= 1)) {
     throw new ToolSearchError('INVALID_OPTIONS', `${name} must be a number in 0..1, got ${String(value)}`);
@@ -255,21 +282,25 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
     return checked;
   };
 
+  /** Request texts being embedded, and tool texts (for any catalog of this factory). */
+  const pendingQueries = new Map<string, Promise<EmbeddingVector>>();
+  const pendingTools = new Map<string, Promise<EmbeddingVector>>();
+  const embedRequests = (texts: readonly string[]) =>
+    embedder.embedQueries ? embedder.embedQueries(texts) : embedder.embed(texts);
+  const embedToolTexts = (texts: readonly string[]) => embedder.embed(texts);
+
   const embedQuery = (texts: readonly string[]): MaybePromise<Float32Array[]> => {
     const found = texts.map((text) => queryVectors.get(text));
-    const missing = texts.filter((_, position) => found[position] === undefined);
+    const missing = [...new Set(texts.filter((_, position) => found[position] === undefined))];
     if (missing.length === 0) return found as Float32Array[];
-    const embedded = embedder.embedQueries ? embedder.embedQueries(missing) : embedder.embed(missing);
-    return then(embedded, (vectors) => {
-      const checked = accept(vectors, missing.length);
-      let next = 0;
-      return texts.map((text, position) => {
-        const known = found[position];
-        if (known !== undefined) return known;
-        const vector = unitVector(checked[next++]!, knownDimensions!);
+    return then(embedOnce(missing, embedRequests, pendingQueries, accept), (vectors) => {
+      const embedded = new Map<string, Float32Array>();
+      missing.forEach((text, index) => {
+        const vector = unitVector(vectors[index]!, knownDimensions!);
         queryVectors.set(text, vector);
-        return vector;
+        embedded.set(text, vector);
       });
+      return texts.map((text, position) => found[position] ?? embedded.get(text)!);
     });
   };
 
@@ -328,9 +359,7 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
         return finishMatrix(codes, scales, dimensions);
       };
       if (distinct.size === 0) return assemble([]);
-      return then(embedder.embed([...distinct.keys()]), (vectors) =>
-        assemble(accept(vectors, distinct.size)),
-      );
+      return then(embedOnce([...distinct.keys()], embedToolTexts, pendingTools, accept), assemble);
     };
 
     let matrix: ToolMatrix | undefined;
