@@ -306,13 +306,15 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
 
   return (tools: readonly ToolDescriptor[]): Ranker => {
     const lexical = lexicalFactory(tools);
-    const texts = tools.map((tool) => toolText(tool));
     const positions = new Map<string, number>();
     tools.forEach((tool, position) => {
       if (!positions.has(tool.name)) positions.set(tool.name, position);
     });
 
     const embedTools = (): MaybePromise<ToolMatrix> => {
+      // The texts are made here, not kept with the ranker: once the matrix is built (and
+      // cached by text key), they are garbage.
+      const texts = tools.map((tool) => toolText(tool));
       // Per tool: its cache slot, or −1 − the index of its text among those to embed.
       const sources = new Int32Array(tools.length);
       const distinct = new Map<string, number>();

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ToolSearchError } from '../errors';
-import { finishMatrix, QueryViews, quantiseInto, semanticCandidates, VectorCache } from './tool-vectors';
+import {
+  finishMatrix,
+  QueryViews,
+  quantiseInto,
+  semanticCandidates,
+  textKey,
+  VectorCache,
+} from './tool-vectors';
 
 function codesOf(values: readonly number[]): { codes: Int8Array; scale: number } {
   const codes = new Int8Array(values.length);
@@ -20,6 +27,24 @@ describe('quantiseInto', () => {
     expect(codesOf([0, 0, 0]).scale).toBe(0);
     expect(() => codesOf([1, Number.POSITIVE_INFINITY])).toThrow(ToolSearchError);
     expect(() => codesOf([Number.NaN, 1])).toThrow(ToolSearchError);
+  });
+});
+
+describe('textKey', () => {
+  it('gives a text one safe-integer key, and 200,000 near-identical texts 200,000 keys', () => {
+    const text = 'get_weather. Weather forecast for a city. city, days';
+    expect(textKey(text)).toBe(textKey(`${text}`));
+    expect(Number.isSafeInteger(textKey(text)) && textKey(text) >= 0).toBe(true);
+    const keys = new Set<number>();
+    for (let index = 0; index < 100_000; index++) {
+      keys.add(textKey(`${text} ${index}`));
+      keys.add(textKey(`tool_${index}. ${text}`));
+    }
+    expect(keys.size).toBe(200_000);
+    for (const other of ['', ' ', 'a', 'b', 'ab', 'ba', '\u0000', '__proto__', 'é', 'e\u0301']) {
+      expect(textKey(other)).not.toBe(textKey(`${other}x`));
+    }
+    expect(new Set(['ab', 'ba', 'a', 'b', ''].map(textKey)).size).toBe(5);
   });
 });
 

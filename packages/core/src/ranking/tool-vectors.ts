@@ -80,12 +80,29 @@ export function unitVector(vector: EmbeddingVector, dimensions: number): Float32
 const CACHE_BLOCK = 1_024;
 
 /**
- * Quantised tool vectors kept by text, least recently used forgotten beyond `capacity`. The
- * codes live in blocks of rows (not a typed array per text), so caching a 10,000-tool catalog
- * costs a few allocations.
+ * A 53-bit key for a text: two 32-bit hashes (FNV-1a, and a multiplicative hash with its
+ * own seed) over its UTF-16 units. The cache keeps these instead of the texts (a tool's text
+ * is a few hundred bytes); two texts share a key with odds of about 1 in 2⁵³ per pair.
+ */
+export function textKey(text: string): number {
+  let first = 0x811c9dc5;
+  let second = 0x2545f491;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    first = Math.imul(first ^ code, 0x01000193);
+    second = Math.imul(second + code, 0x9e3779b1) ^ (second >>> 15);
+  }
+  second = Math.imul(second ^ text.length, 0x85ebca6b);
+  return (first >>> 0) * 0x200000 + (second >>> 11);
+}
+
+/**
+ * Quantised tool vectors kept by text (by {@link textKey}, so the texts themselves are not
+ * held), least recently used forgotten beyond `capacity`. The codes live in blocks of rows
+ * (not a typed array per text), so caching a 10,000-tool catalog costs a few allocations.
  */
 export class VectorCache {
-  private readonly slots = new Map<string, number>();
+  private readonly slots = new Map<number, number>();
   private readonly blocks: Int8Array[] = [];
   private scales = new Float32Array(0);
   private readonly free: number[] = [];
@@ -97,10 +114,11 @@ export class VectorCache {
   /** The slot of `text` (now the most recently used), or −1. */
   slotOf(text: string): number {
     if (this.slots.size === 0) return -1;
-    const slot = this.slots.get(text);
+    const key = textKey(text);
+    const slot = this.slots.get(key);
     if (slot === undefined) return -1;
-    this.slots.delete(text);
-    this.slots.set(text, slot);
+    this.slots.delete(key);
+    this.slots.set(key, slot);
     return slot;
   }
 
@@ -116,9 +134,10 @@ export class VectorCache {
   put(text: string, source: Int8Array, offset: number, dimensions: number, scale: number): void {
     if (this.capacity <= 0) return;
     if (dimensions !== this.dimensions) this.reset(dimensions);
-    let slot = this.slots.get(text);
+    const key = textKey(text);
+    let slot = this.slots.get(key);
     if (slot !== undefined) {
-      this.slots.delete(text);
+      this.slots.delete(key);
     } else {
       if (this.slots.size >= this.capacity) this.evict();
       slot = this.free.pop() ?? this.used++;
@@ -132,7 +151,7 @@ export class VectorCache {
       const block = Math.floor(slot / CACHE_BLOCK);
       while (this.blocks.length <= block) this.blocks.push(new Int8Array(CACHE_BLOCK * dimensions));
     }
-    this.slots.set(text, slot);
+    this.slots.set(key, slot);
     const block = this.blocks[Math.floor(slot / CACHE_BLOCK)]!;
     const start = (slot % CACHE_BLOCK) * dimensions;
     for (let index = 0; index < dimensions; index++) block[start + index] = source[offset + index]!;
@@ -146,8 +165,8 @@ export class VectorCache {
    */
   private evict(): void {
     let count = Math.max(1, Math.ceil(this.capacity / 16));
-    for (const [text, slot] of this.slots) {
-      this.slots.delete(text);
+    for (const [key, slot] of this.slots) {
+      this.slots.delete(key);
       this.free.push(slot);
       if (--count === 0) break;
     }
