@@ -64,11 +64,11 @@ export async function runSpeedJob(
   for (let run = 0; run < job.runs; run++) {
     await built?.dispose?.();
     built = undefined;
-    const before = job.measureMemory ? settledMemory() : 0;
+    const before = job.measureMemory ? await settledMemory() : 0;
     const start = performance.now();
     built = await system.build(prepared, tools, { topK: 5 });
     builds.push(performance.now() - start);
-    heapBytes = job.measureMemory ? settledMemory() - before : Number.NaN;
+    heapBytes = job.measureMemory ? (await settledMemory()) - before : Number.NaN;
     onProgress(run + 1);
     if (builds.reduce((sum, time) => sum + time, 0) > job.buildBudgetMs) break;
   }
