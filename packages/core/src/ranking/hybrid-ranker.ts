@@ -19,6 +19,7 @@ import {
   quantiseInto,
   semanticCandidates,
   type ToolMatrix,
+  textKey,
   unitVector,
   VectorCache,
 } from './tool-vectors';
@@ -315,20 +316,26 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
       // The texts are made here, not kept with the ranker: once the matrix is built (and
       // cached by text key), they are garbage.
       const texts = tools.map((tool) => toolText(tool));
-      // Per tool: its cache slot, or −1 − the index of its text among those to embed.
+      // Per tool: its cache slot, or −1 − the index of its text among those to embed (each
+      // distinct text once, by its cache key).
       const sources = new Int32Array(tools.length);
-      const distinct = new Map<string, number>();
+      const distinct = new Map<number, number>();
+      const wanted: string[] = [];
+      const wantedKeys: number[] = [];
       for (let position = 0; position < tools.length; position++) {
         const text = texts[position]!;
-        const slot = toolVectors.slotOf(text);
+        const key = textKey(text);
+        const slot = toolVectors.slotOf(key);
         if (slot >= 0) {
           sources[position] = slot;
           continue;
         }
-        let index = distinct.get(text);
+        let index = distinct.get(key);
         if (index === undefined) {
-          index = distinct.size;
-          distinct.set(text, index);
+          index = wanted.length;
+          distinct.set(key, index);
+          wanted.push(text);
+          wantedKeys.push(key);
         }
         sources[position] = -1 - index;
       }
@@ -354,14 +361,14 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
             written[index] = position;
           }
         }
-        distinct.forEach((index, text) => {
+        wantedKeys.forEach((key, index) => {
           const position = written[index]!;
-          toolVectors.put(text, codes, position * dimensions, dimensions, scales[position]!);
+          toolVectors.put(key, codes, position * dimensions, dimensions, scales[position]!);
         });
         return finishMatrix(codes, scales, dimensions);
       };
-      if (distinct.size === 0) return assemble([]);
-      return then(embedOnce([...distinct.keys()], embedToolTexts, pendingTools, accept), assemble);
+      if (wanted.length === 0) return assemble([]);
+      return then(embedOnce(wanted, embedToolTexts, pendingTools, accept), assemble);
     };
 
     let matrix: ToolMatrix | undefined;

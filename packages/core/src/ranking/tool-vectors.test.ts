@@ -53,37 +53,38 @@ describe('VectorCache', () => {
 
   it('keeps vectors by text and forgets the least recently used beyond its capacity', () => {
     const cache = new VectorCache(2);
-    cache.put('a', row(1), 0, 3, 0.5);
-    cache.put('b', row(2), 0, 3, 0.25);
-    expect(cache.slotOf('a')).toBeGreaterThanOrEqual(0); // a is now the most recent
-    cache.put('c', row(3), 0, 3, 0.125);
-    expect(cache.slotOf('b')).toBe(-1);
+    cache.put(textKey('a'), row(1), 0, 3, 0.5);
+    cache.put(textKey('b'), row(2), 0, 3, 0.25);
+    expect(cache.slotOf(textKey('a'))).toBeGreaterThanOrEqual(0); // a is now the most recent
+    cache.put(textKey('c'), row(3), 0, 3, 0.125);
+    expect(cache.slotOf(textKey('b'))).toBe(-1);
     const target = new Int8Array(6);
-    expect(cache.copy(cache.slotOf('a'), target, 3)).toBe(0.5);
+    expect(cache.copy(cache.slotOf(textKey('a')), target, 3)).toBe(0.5);
     expect([...target]).toEqual([0, 0, 0, 1, -1, 1]);
-    expect(cache.copy(cache.slotOf('c'), target, 0)).toBe(0.125);
+    expect(cache.copy(cache.slotOf(textKey('c')), target, 0)).toBe(0.125);
     expect([...target.subarray(0, 3)]).toEqual([3, -3, 3]);
   });
 
   it('replaces a text put again, keeps nothing at capacity 0, and restarts for new dimensions', () => {
     const cache = new VectorCache(4);
-    cache.put('a', row(1), 0, 3, 1);
-    cache.put('a', row(5), 0, 3, 2);
+    cache.put(textKey('a'), row(1), 0, 3, 1);
+    cache.put(textKey('a'), row(5), 0, 3, 2);
     const target = new Int8Array(3);
-    expect(cache.copy(cache.slotOf('a'), target, 0)).toBe(2);
+    expect(cache.copy(cache.slotOf(textKey('a')), target, 0)).toBe(2);
     expect([...target]).toEqual([5, -5, 5]);
-    cache.put('wide', Int8Array.of(1, 2, 3, 4), 0, 4, 1);
-    expect(cache.slotOf('a')).toBe(-1);
+    cache.put(textKey('wide'), Int8Array.of(1, 2, 3, 4), 0, 4, 1);
+    expect(cache.slotOf(textKey('a'))).toBe(-1);
     const none = new VectorCache(0);
-    none.put('a', row(1), 0, 3, 1);
-    expect(none.slotOf('a')).toBe(-1);
+    none.put(textKey('a'), row(1), 0, 3, 1);
+    expect(none.slotOf(textKey('a'))).toBe(-1);
   });
 
   it('holds many more vectors than one block', () => {
     const cache = new VectorCache(5_000);
-    for (let index = 0; index < 5_000; index++) cache.put(`t${index}`, row(index % 100), 0, 3, index);
+    for (let index = 0; index < 5_000; index++)
+      cache.put(textKey(`t${index}`), row(index % 100), 0, 3, index);
     const target = new Int8Array(3);
-    expect(cache.copy(cache.slotOf('t4321'), target, 0)).toBe(4321);
+    expect(cache.copy(cache.slotOf(textKey('t4321')), target, 0)).toBe(4321);
     expect([...target]).toEqual([21, -21, 21]);
   });
 });

@@ -111,10 +111,9 @@ export class VectorCache {
 
   constructor(private readonly capacity: number) {}
 
-  /** The slot of `text` (now the most recently used), or −1. */
-  slotOf(text: string): number {
+  /** The slot of the text of `key` ({@link textKey}; now the most recently used), or −1. */
+  slotOf(key: number): number {
     if (this.slots.size === 0) return -1;
-    const key = textKey(text);
     const slot = this.slots.get(key);
     if (slot === undefined) return -1;
     this.slots.delete(key);
@@ -130,11 +129,10 @@ export class VectorCache {
     return this.scales[slot]!;
   }
 
-  /** Keeps `dimensions` codes of `source` at `offset` with their scale under `text`. */
-  put(text: string, source: Int8Array, offset: number, dimensions: number, scale: number): void {
+  /** Keeps `dimensions` codes of `source` at `offset` with their scale under `key` ({@link textKey}). */
+  put(key: number, source: Int8Array, offset: number, dimensions: number, scale: number): void {
     if (this.capacity <= 0) return;
     if (dimensions !== this.dimensions) this.reset(dimensions);
-    const key = textKey(text);
     let slot = this.slots.get(key);
     if (slot !== undefined) {
       this.slots.delete(key);
