@@ -56,8 +56,10 @@ const aliases: Record<string, string> = { aisdk: 'ai-sdk', ai: 'ai-sdk', vercel:
 /**
  * A request whose words lead the keyword ranker astray ("next week" matches analytics and
  * on-call tools; no weather tool says "temperatures" or "expected") while its meaning is the
- * weather: what the hybrid ranker is for. With the offline word vectors it picks a weather tool
- * (get_current_weather); the keyword ranker alone picks compare_analytics_periods.
+ * weather: what the hybrid ranker is for. With the offline word vectors the search ranks a
+ * weather tool first (get_current_weather) and the offline planner loads the weather tool of
+ * the results that takes a date (get_marine_forecast, for "next week"); with the keyword
+ * ranker alone a weather tool is only fifth, and the planner loads get_retention_cohorts.
  */
 const noSharedWords = 'what temperatures are expected in Oslo next week?';
 
