@@ -2,11 +2,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ModelRouterEmbeddingModel } from '@mastra/core/llm';
 import { createAiSdkEmbedder } from '@tool-search/ai-sdk';
-import { createHybridRanker } from '@tool-search/core';
+import { createHybridRanker, type Embedder } from '@tool-search/core';
 import { conceptVectors } from '@tool-search/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createAgent, run, say } from './__fixtures__/harness';
+import { call, createAgent, type Mode, run, say } from './__fixtures__/harness';
 import { sampleTools } from './__fixtures__/tools';
+import { createMastraEmbedder } from './mastra-embedder';
 import { ToolSearchProcessor } from './tool-search-processor';
 
 // ai 7 serves Mastra's v2 embedding models in a compatibility mode, and says so once.
@@ -52,8 +53,33 @@ function startEmbeddingServer(): Promise<{ server: Server; url: string; inputs: 
   );
 }
 
+const REQUEST = 'will I need an umbrella tomorrow?';
+
+/** The first tool `search_tools` finds for REQUEST in a real Agent whose processor ranks with `embedder`. */
+async function firstFound(embedder: Embedder, mode: Mode): Promise<string | undefined> {
+  const processor = new ToolSearchProcessor({
+    tools: sampleTools(),
+    ranker: createHybridRanker({ embedder, weight: 0.6 }),
+  });
+  const { agent } = createAgent({
+    processors: [processor],
+    script: [call('search_tools', { query: REQUEST }), say()],
+  });
+  const result = await run(agent, mode, 'Do I need an umbrella?');
+  processor.dispose();
+  const search = result.toolRuns.find((entry) => entry.toolName === 'search_tools');
+  return (search?.result as { results: { name: string }[] } | undefined)?.results[0]?.name;
+}
+
 describe('ToolSearchProcessor with the hybrid ranker and a Mastra embedding model', () => {
   let endpoint: Awaited<ReturnType<typeof startEmbeddingServer>>;
+  const routerModel = () =>
+    new ModelRouterEmbeddingModel({
+      providerId: 'local',
+      modelId: 'concepts',
+      url: endpoint.url,
+      apiKey: 'test',
+    });
   beforeAll(async () => {
     endpoint = await startEmbeddingServer();
   });
@@ -61,28 +87,23 @@ describe('ToolSearchProcessor with the hybrid ranker and a Mastra embedding mode
     endpoint.server.close();
   });
 
-  it('finds a tool that shares no word with the request, through ModelRouterEmbeddingModel', async () => {
-    const model = new ModelRouterEmbeddingModel({
-      providerId: 'local',
-      modelId: 'concepts',
-      url: endpoint.url,
-      apiKey: 'test',
-    });
-    const processor = new ToolSearchProcessor({
-      tools: sampleTools(),
-      ranker: createHybridRanker({ embedder: createAiSdkEmbedder({ model }), weight: 0.6 }),
-    });
-    const { agent } = createAgent({
-      processors: [processor],
-      script: [call('search_tools', { query: 'will I need an umbrella tomorrow?' }), say()],
-    });
-    const result = await run(agent, 'generate', 'Do I need an umbrella?');
-    const search = result.toolRuns.find((entry) => entry.toolName === 'search_tools');
-    const found = search?.result as { results: { name: string }[] } | undefined;
-    expect(found?.results[0]?.name).toBe('getWeather');
+  it('finds a tool that shares no word with the request, through ModelRouterEmbeddingModel and the AI SDK', async () => {
+    const before = endpoint.inputs.length;
+    expect(await firstFound(createAiSdkEmbedder({ model: routerModel() }), 'generate')).toBe('getWeather');
     // The catalog in one request when the processor was built, then the search's texts.
-    expect(endpoint.inputs[0]).toHaveLength(5);
-    expect(endpoint.inputs.slice(1).flat()).toContain('will I need an umbrella tomorrow?');
-    processor.dispose();
+    const calls = endpoint.inputs.slice(before);
+    expect(calls[0]).toHaveLength(5);
+    expect(calls.slice(1).flat()).toContain(REQUEST);
+  });
+
+  it('does the same through createMastraEmbedder, without the AI SDK, in batches the model accepts', async () => {
+    const model = routerModel();
+    model.maxEmbeddingsPerCall = 2;
+    const before = endpoint.inputs.length;
+    expect(await firstFound(createMastraEmbedder({ model }), 'stream')).toBe('getWeather');
+    // The five tools in calls of at most two texts, then the request.
+    const calls = endpoint.inputs.slice(before);
+    expect(calls.slice(0, 3).map((values) => values.length)).toEqual([2, 2, 1]);
+    expect(calls.flat()).toContain(REQUEST);
   });
 });

@@ -1,0 +1,116 @@
+import { type Embedder, type EmbeddingVector, ToolSearchError } from '@tool-search/core';
+
+type ProviderOptions = Record<string, Record<string, unknown>>;
+
+/**
+ * What this embedder calls on an embedding model: the AI SDK's embedding model interface
+ * (version 2 or later), which Mastra's `ModelRouterEmbeddingModel` and the AI SDK providers'
+ * `openai.embedding(…)` models implement.
+ */
+export interface MastraEmbeddingModel {
+  readonly provider: string;
+  readonly modelId: string;
+  /** Texts per call the model accepts (undefined: no limit). */
+  readonly maxEmbeddingsPerCall?: number | PromiseLike<number | undefined> | undefined;
+  /** Whether several calls may run at once. */
+  readonly supportsParallelCalls?: boolean | PromiseLike<boolean>;
+  doEmbed(options: {
+    values: string[];
+    providerOptions?: ProviderOptions;
+    headers?: Record<string, string | undefined>;
+  }): PromiseLike<{ embeddings: readonly EmbeddingVector[] }>;
+}
+
+export interface MastraEmbedderOptions {
+  /** `new ModelRouterEmbeddingModel('openai/text-embedding-3-small')`, or any AI SDK embedding model. */
+  readonly model: MastraEmbeddingModel;
+  /** Names the vectors (default `mastra:<provider>:<modelId>`). */
+  readonly id?: string;
+  /** The length of every vector, when known: the ranker then checks each one. */
+  readonly dimensions?: number;
+  /** Provider options for the tools' texts (for example `{ cohere: { inputType: 'search_document' } }`). */
+  readonly providerOptions?: ProviderOptions;
+  /**
+   * Provider options for the requests' texts, for a model that embeds a question unlike a
+   * document (`{ cohere: { inputType: 'search_query' } }`). Default: `providerOptions`.
+   */
+  readonly queryProviderOptions?: ProviderOptions;
+  readonly headers?: Record<string, string>;
+  /** Calls running at once when the model allows parallel calls (default 4). */
+  readonly maxParallelCalls?: number;
+}
+
+const DEFAULT_PARALLEL_CALLS = 4;
+
+function positiveInteger(name: string, value: number | undefined): void {
+  if (value !== undefined && !(Number.isInteger(value) && value > 0)) {
+    throw new ToolSearchError('INVALID_OPTIONS', `${name} must be a positive integer, got ${String(value)}`);
+  }
+}
+
+/**
+ * An {@link Embedder} over the embedding model a Mastra app already has, for the hybrid ranker
+ * (`createHybridRanker({ embedder })` from `@tool-search/core`, passed to the
+ * `ToolSearchProcessor` as `ranker`), with no other dependency: texts go to the model's
+ * `doEmbed` in as many calls as it accepts (`maxEmbeddingsPerCall`), several at once when it
+ * allows parallel calls. The ranker keeps the vectors by text, shares calls in flight, bounds
+ * the wait (`timeoutMs`) and answers from the keyword ranking when a call fails; the next
+ * search tries again.
+ */
+export function createMastraEmbedder(options: MastraEmbedderOptions): Embedder {
+  const model = (options as Partial<MastraEmbedderOptions> | null | undefined)?.model;
+  if (typeof model !== 'object' || model === null || typeof model.doEmbed !== 'function') {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      'createMastraEmbedder needs { model } with doEmbed (an embedding model such as ModelRouterEmbeddingModel)',
+    );
+  }
+  positiveInteger('dimensions', options.dimensions);
+  positiveInteger('maxParallelCalls', options.maxParallelCalls);
+  const parallelCalls = options.maxParallelCalls ?? DEFAULT_PARALLEL_CALLS;
+
+  const embedWith =
+    (providerOptions: ProviderOptions | undefined) =>
+    async (texts: readonly string[]): Promise<EmbeddingVector[]> => {
+      if (!Array.isArray(texts))
+        throw new ToolSearchError('INVALID_INPUT', 'embed expects an array of texts');
+      const values = texts.map(String);
+      const limit = (await model.maxEmbeddingsPerCall) ?? values.length;
+      const size = Number.isInteger(limit) && limit > 0 ? limit : values.length;
+      const chunks: string[][] = [];
+      for (let start = 0; start < values.length; start += size)
+        chunks.push(values.slice(start, start + size));
+      const running = (await model.supportsParallelCalls) === true ? parallelCalls : 1;
+      const results: EmbeddingVector[][] = new Array(chunks.length);
+      let next = 0;
+      const worker = async (): Promise<void> => {
+        while (next < chunks.length) {
+          const index = next++;
+          const chunk = chunks[index]!;
+          const { embeddings } = await model.doEmbed({
+            values: chunk,
+            ...(providerOptions === undefined ? {} : { providerOptions }),
+            ...(options.headers === undefined ? {} : { headers: options.headers }),
+          });
+          if (!Array.isArray(embeddings) || embeddings.length !== chunk.length) {
+            throw new ToolSearchError(
+              'INVALID_OPTIONS',
+              `the embedding model returned ${Array.isArray(embeddings) ? embeddings.length : 'no'} vectors for ${chunk.length} texts`,
+            );
+          }
+          results[index] = embeddings;
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(running, chunks.length) }, worker));
+      return results.flat();
+    };
+
+  return {
+    id: options.id ?? `mastra:${model.provider}:${model.modelId}`,
+    ...(options.dimensions === undefined ? {} : { dimensions: options.dimensions }),
+    embed: embedWith(options.providerOptions),
+    ...(options.queryProviderOptions === undefined
+      ? {}
+      : { embedQueries: embedWith(options.queryProviderOptions) }),
+  };
+}
