@@ -166,7 +166,7 @@ function embedOnce(
   pending: Map<string, Promise<EmbeddingVector>>,
   check: (vectors: unknown, count: number) => readonly EmbeddingVector[],
 ): MaybePromise<readonly EmbeddingVector[]> {
-  const missing = texts.filter((text) => !pending.has(text));
+  const missing = pending.size === 0 ? texts : texts.filter((text) => !pending.has(text));
   const sent = missing.length > 0 ? embed(missing) : [];
   if (!(sent instanceof Promise) && missing.length === texts.length) return check(sent, missing.length);
   const batch = Promise.resolve(sent).then((vectors) => check(vectors, missing.length));
