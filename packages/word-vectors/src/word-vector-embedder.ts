@@ -182,72 +182,116 @@ export function createWordVectorEmbedder(options: WordVectorEmbedderOptions = {}
     );
   }
   const removeCommonDirection = options.removeCommonDirection ?? true;
-  let model: Model | undefined;
+  const texts = new TextEmbedding(smoothing, removeCommonDirection);
 
-  const load = (): Model => {
-    model ??= modelOf(loadShippedVectors(), smoothing);
-    return model;
-  };
-
-  /** Vocabulary position of a word (−1: unknown), trying it without a common ending. */
-  const resolve = (vocabulary: Vocabulary, token: string): number => {
-    const known = vocabulary.find(token);
-    if (known >= 0) return known;
-    for (const [suffix, replacement] of SUFFIXES) {
-      if (token.length > suffix.length + 2 && token.endsWith(suffix)) {
-        const found = vocabulary.find(token.slice(0, -suffix.length) + replacement);
-        if (found >= 0) return found;
+  return {
+    id: `word-vectors:${DATA_NAME}:sif=${smoothing}${removeCommonDirection ? '' : ':keep-common'}`,
+    get dimensions() {
+      return texts.model().table.dimensions;
+    },
+    embed(input: readonly string[]): Float32Array[] {
+      if (!Array.isArray(input)) {
+        throw new ToolSearchError('INVALID_INPUT', 'embed expects an array of texts');
       }
-    }
-    return -1;
-  };
-
-  // Words seen → their vocabulary positions, looked up straight from spans of the texts (no
-  // string per word): a word is resolved once, on first sight. Both restart past MEMO_SIZE.
-  let seen: WordTable = createWordTable();
-  let positions = new Int32Array(1024).fill(-2);
-  let wordBuffer = new Int32Array(256);
-  let integerSum = new Int32Array(0);
-  let known: Model | undefined;
-  const collector: WordSink = {
-    word(text, start, end, hash) {
-      const entry = seen.intern(text, start, end, hash);
-      if (entry >= positions.length) {
-        const grown = new Int32Array(positions.length * 2).fill(-2);
-        grown.set(positions);
-        positions = grown;
-      }
-      let word = positions[entry]!;
-      if (word === -2) {
-        word = resolve(known!.vocabulary, seen.word(entry));
-        positions[entry] = word;
-      }
-      // Unknown, or too frequent to count (its factor is 0).
-      if (word < 0 || known!.factors[word] === 0) return;
-      if (count === wordBuffer.length) {
-        const grown = new Int32Array(wordBuffer.length * 2);
-        grown.set(wordBuffer);
-        wordBuffer = grown;
-      }
-      wordBuffer[count++] = word;
+      return texts.embedAll(input);
     },
   };
-  let count = 0;
+}
+
+/** Vocabulary position of a word (−1: unknown), trying it without a common ending. */
+function resolve(vocabulary: Vocabulary, token: string): number {
+  const known = vocabulary.find(token);
+  if (known >= 0) return known;
+  for (const [suffix, replacement] of SUFFIXES) {
+    if (token.length > suffix.length + 2 && token.endsWith(suffix)) {
+      const found = vocabulary.find(token.slice(0, -suffix.length) + replacement);
+      if (found >= 0) return found;
+    }
+  }
+  return -1;
+}
+
+/**
+ * The work and scratch state of one embedder. A class, not closures in the factory: its
+ * methods are one function each for the process, and one instance is kept (below), so V8's
+ * optimised code for them survives a full garbage collection after an embedder is dropped
+ * (see `keep-shape.ts` in `@tool-search/core`).
+ */
+class TextEmbedding implements WordSink {
+  private loaded: Model | undefined;
+  // Words seen → their vocabulary positions, looked up straight from spans of the texts (no
+  // string per word): a word is resolved once, on first sight. Both restart past MEMO_SIZE.
+  private seen: WordTable = createWordTable();
+  private positions = new Int32Array(1024).fill(-2);
+  /** The known words of the text being embedded (`count` of them). */
+  private wordBuffer = new Int32Array(256);
+  private count = 0;
+  private integerSum = new Int32Array(0);
+
+  constructor(
+    private readonly smoothing: number,
+    private readonly removeCommonDirection: boolean,
+  ) {}
+
+  /** The word weights, read on first use. */
+  model(): Model {
+    this.loaded ??= modelOf(loadShippedVectors(), this.smoothing);
+    return this.loaded;
+  }
+
+  embedAll(texts: readonly string[]): Float32Array[] {
+    const { dimensions } = this.model().table;
+    // One buffer for the batch: a typed array per text would each need a backing store.
+    const out = new Float32Array(texts.length * dimensions);
+    const sum = new Float64Array(dimensions);
+    if (this.integerSum.length !== dimensions) this.integerSum = new Int32Array(dimensions);
+    const vectors: Float32Array[] = new Array(texts.length);
+    for (let position = 0; position < texts.length; position++) {
+      const at = position * dimensions;
+      this.embedInto(texts[position]!, sum, out, at);
+      vectors[position] = out.subarray(at, at + dimensions);
+    }
+    return vectors;
+  }
+
+  /** A word of the text being embedded (the tokenizer's sink). */
+  word(text: string, start: number, end: number, hash: number): void {
+    const entry = this.seen.intern(text, start, end, hash);
+    if (entry >= this.positions.length) {
+      const grown = new Int32Array(this.positions.length * 2).fill(-2);
+      grown.set(this.positions);
+      this.positions = grown;
+    }
+    const loaded = this.loaded!;
+    let word = this.positions[entry]!;
+    if (word === -2) {
+      word = resolve(loaded.vocabulary, this.seen.word(entry));
+      this.positions[entry] = word;
+    }
+    // Unknown, or too frequent to count (its factor is 0).
+    if (word < 0 || loaded.factors[word] === 0) return;
+    if (this.count === this.wordBuffer.length) {
+      const grown = new Int32Array(this.wordBuffer.length * 2);
+      grown.set(this.wordBuffer);
+      this.wordBuffer = grown;
+    }
+    this.wordBuffer[this.count++] = word;
+  }
 
   /** Writes the embedding of `text` into `out` at `at` (`sum` is scratch, `dimensions` long). */
-  const embedInto = (loaded: Model, text: string, sum: Float64Array, out: Float32Array, at: number): void => {
-    const { table } = loaded;
-    const { dimensions, codes, common } = table;
+  private embedInto(text: string, sum: Float64Array, out: Float32Array, at: number): void {
+    const loaded = this.loaded!;
+    const { dimensions, codes, common } = loaded.table;
     sum.fill(0);
     // The text's known words and their weights, then their vectors added four at a time (one
     // pass over `sum` per four words).
-    if (seen.size >= MEMO_SIZE) {
-      seen = createWordTable();
-      positions.fill(-2);
+    if (this.seen.size >= MEMO_SIZE) {
+      this.seen = createWordTable();
+      this.positions.fill(-2);
     }
-    known = loaded;
-    count = 0;
-    forEachWord(typeof text === 'string' ? text : '', collector);
+    this.count = 0;
+    forEachWord(typeof text === 'string' ? text : '', this);
+    const { count, wordBuffer, integerSum } = this;
     // Integer sums (codes × fixed-point weights), cheaper than floating point; carried over to
     // `sum` every GROUPS_PER_FLUSH groups of four words, long before they could overflow.
     const { integerFactors, factorUnit } = loaded;
@@ -292,7 +336,7 @@ export function createWordVectorEmbedder(options: WordVectorEmbedderOptions = {}
     }
     for (let dimension = 0; dimension < dimensions; dimension++)
       sum[dimension]! += integerSum[dimension]! * factorUnit;
-    if (removeCommonDirection) {
+    if (this.removeCommonDirection) {
       let projection = 0;
       for (let dimension = 0; dimension < dimensions; dimension++)
         projection += sum[dimension]! * common[dimension]!;
@@ -306,30 +350,9 @@ export function createWordVectorEmbedder(options: WordVectorEmbedderOptions = {}
       for (let dimension = 0; dimension < dimensions; dimension++)
         out[at + dimension] = sum[dimension]! * inverse;
     }
-  };
-
-  return {
-    id: `word-vectors:${DATA_NAME}:sif=${smoothing}${removeCommonDirection ? '' : ':keep-common'}`,
-    get dimensions() {
-      return load().table.dimensions;
-    },
-    embed(texts: readonly string[]): Float32Array[] {
-      if (!Array.isArray(texts)) {
-        throw new ToolSearchError('INVALID_INPUT', 'embed expects an array of texts');
-      }
-      const loaded = load();
-      const { dimensions } = loaded.table;
-      // One buffer for the batch: a typed array per text would each need a backing store.
-      const out = new Float32Array(texts.length * dimensions);
-      const sum = new Float64Array(dimensions);
-      if (integerSum.length !== dimensions) integerSum = new Int32Array(dimensions);
-      const vectors: Float32Array[] = new Array(texts.length);
-      for (let position = 0; position < texts.length; position++) {
-        const at = position * dimensions;
-        embedInto(loaded, texts[position]!, sum, out, at);
-        vectors[position] = out.subarray(at, at + dimensions);
-      }
-      return vectors;
-    },
-  };
+  }
 }
+
+/** One instance kept for the life of the module: it keeps the class's hidden class alive (see above). */
+const keptShapes: TextEmbedding[] = [];
+keptShapes.push(new TextEmbedding(DEFAULT_SMOOTHING, true));

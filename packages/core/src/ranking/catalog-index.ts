@@ -1,7 +1,13 @@
 import type { ToolDescriptor } from '../types';
-import { createInvertedIndexBuilder, type FieldSpec, type InvertedIndex } from './inverted-index';
-import { createNameMatcher, type NameMatcher } from './name-matcher';
-import { forEachSchemaText } from './schema-texts';
+import {
+  createInvertedIndexBuilder,
+  type FieldSpec,
+  type InvertedIndex,
+  type InvertedIndexBuilder,
+} from './inverted-index';
+import { keepShape } from './keep-shape';
+import { createNameMatcher, type NameMatcher, type NameStemmer } from './name-matcher';
+import { forEachSchemaText, type SchemaTextSink } from './schema-texts';
 import { isStopword } from './stopwords';
 import { forEachWord, tokenize, type WordSink } from './tokenizer';
 import { createWordTable } from './word-table';
@@ -35,83 +41,135 @@ export function buildCatalogIndex(
   tools: readonly ToolDescriptor[],
   options: { fields: readonly FieldSpec[]; k1: number; stemWord: (word: string) => string },
 ): CatalogIndex {
-  const { fields, stemWord } = options;
-  const builder = createInvertedIndexBuilder(fields, options.k1, tools.length);
-  const words = createWordTable();
-  const termOfWord: number[] = [];
-  const termOf = (entry: number): number => {
-    while (termOfWord.length <= entry) {
-      const word = words.word(termOfWord.length);
-      termOfWord.push(isStopword(word) ? NOT_INDEXED : builder.term(stemWord(word)));
-    }
-    return termOfWord[entry]!;
-  };
+  const indexer = new CatalogIndexer(options.fields, options.k1, options.stemWord, tools.length);
+  for (const tool of tools) indexer.addTool(tool);
+  return indexer.finish();
+}
 
-  // A text's words go to `sink.terms` (a short text, whose terms are kept for its next
-  // occurrence) or straight into the index (a long one).
-  const sink: WordSink & { field: number; terms: number[] | undefined } = {
-    field: FIELD_NAME,
-    terms: undefined,
-    word(text, start, end, hash) {
-      const term = termOf(words.intern(text, start, end, hash));
-      if (term === NOT_INDEXED) return;
-      if (this.terms === undefined) builder.add(this.field, term);
-      else this.terms.push(term);
-    },
-  };
-  const scan = (text: string): void => forEachWord(text, sink);
-  const termsOfShortText = new Map<string, number[]>();
-  const addText = (field: number, text: string): void => {
-    sink.field = field;
-    if (text.length > MAX_CACHED_TEXT) {
-      sink.terms = undefined;
-      scan(text);
-      return;
-    }
-    let terms = termsOfShortText.get(text);
-    if (terms === undefined) {
-      sink.terms = terms = [];
-      scan(text);
-      termsOfShortText.set(text, terms);
-    }
-    for (const term of terms) builder.add(field, term);
-  };
-  const addParameterText = (text: string): void => addText(FIELD_PARAMETERS, text);
+/**
+ * The state of one build. A class, not closures over locals: the per-tool work is a method,
+ * called once per tool, whose optimised code lives as long as the class, so a catalog built
+ * after a full garbage collection runs optimised from its first tool (with closures, V8 dropped
+ * that code with the previous catalog's closures and compiled it again in each such build).
+ */
+class CatalogIndexer implements WordSink, SchemaTextSink, NameStemmer {
+  private readonly builder: InvertedIndexBuilder;
+  private readonly words = createWordTable();
+  /** Word-table entry → its term (NOT_INDEXED for a stopword). */
+  private readonly termOfWord: number[] = [];
+  private readonly termsOfShortText = new Map<string, number[]>();
+  private readonly names: string[] = [];
+  private readonly descriptions: string[] = [];
+  private readonly nameWords: string[][] = [];
+  private readonly indexesName: boolean;
+  private readonly indexesTags: boolean;
+  private readonly indexesDescription: boolean;
+  private readonly indexesParameters: boolean;
+  /** Where the words being scanned go: a field of the index, or `terms` when not undefined. */
+  private field = FIELD_NAME;
+  private terms: number[] | undefined = undefined;
+  /** The index's terms, once built (for the stems of name words). */
+  private indexTerms: readonly string[] = [];
 
-  const names: string[] = [];
-  const descriptions: string[] = [];
-  const nameWords: string[][] = [];
-  const indexes = (field: number): boolean => fields[field]!.weight > 0;
-  for (const tool of tools) {
+  constructor(
+    fields: readonly FieldSpec[],
+    k1: number,
+    private readonly stemWord: (word: string) => string,
+    expectedTools: number,
+  ) {
+    this.builder = createInvertedIndexBuilder(fields, k1, expectedTools);
+    this.indexesName = fields[FIELD_NAME]!.weight > 0;
+    this.indexesTags = fields[FIELD_TAGS]!.weight > 0;
+    this.indexesDescription = fields[FIELD_DESCRIPTION]!.weight > 0;
+    this.indexesParameters = fields[FIELD_PARAMETERS]!.weight > 0;
+  }
+
+  addTool(tool: ToolDescriptor): void {
     const name = typeof tool?.name === 'string' ? tool.name : '';
     const description = typeof tool?.description === 'string' ? tool.description : '';
     const wordsOfName = tokenize(name);
-    names.push(name);
-    descriptions.push(description);
-    nameWords.push(wordsOfName);
+    this.names.push(name);
+    this.descriptions.push(description);
+    this.nameWords.push(wordsOfName);
+    const { builder } = this;
     builder.addDocument();
-    if (indexes(FIELD_NAME)) {
+    if (this.indexesName) {
       for (const word of wordsOfName) {
-        const term = termOf(words.internWord(word));
-        builder.add(FIELD_NAME, term === NOT_INDEXED ? builder.term(stemWord(word)) : term);
+        const term = this.termOf(this.words.internWord(word));
+        builder.add(FIELD_NAME, term === NOT_INDEXED ? builder.term(this.stemWord(word)) : term);
       }
     }
-    if (indexes(FIELD_TAGS) && Array.isArray(tool?.tags)) {
-      for (const tag of tool.tags) if (typeof tag === 'string') addText(FIELD_TAGS, tag);
+    if (this.indexesTags && Array.isArray(tool?.tags)) {
+      for (const tag of tool.tags) if (typeof tag === 'string') this.addText(FIELD_TAGS, tag);
     }
-    if (indexes(FIELD_DESCRIPTION)) addText(FIELD_DESCRIPTION, description);
-    if (indexes(FIELD_PARAMETERS)) forEachSchemaText(tool?.parameters, addParameterText);
+    if (this.indexesDescription) this.addText(FIELD_DESCRIPTION, description);
+    if (this.indexesParameters) forEachSchemaText(tool?.parameters, this);
   }
-  const index = builder.build();
-  // The stems of name words are at hand in the term table (a stopword's is computed).
-  const stemOfNameWord = (word: string): string => {
-    const term = termOf(words.internWord(word));
-    return term === NOT_INDEXED ? stemWord(word) : index.terms[term]!;
-  };
-  const nameMatcher = createNameMatcher(names, {
-    stemWord: stemOfNameWord,
-    queryStemWord: stemWord,
-    words: nameWords,
-  });
-  return { index, names, descriptions, nameMatcher };
+
+  finish(): CatalogIndex {
+    const index = this.builder.build();
+    const { names, descriptions, nameWords, stemWord } = this;
+    this.indexTerms = index.terms;
+    const nameMatcher = createNameMatcher(names, {
+      stemmer: this,
+      queryStemmer: { stemNameWord: stemWord },
+      words: nameWords,
+    });
+    return { index, names, descriptions, nameMatcher };
+  }
+
+  /** The stem of a name word, at hand in the term table (a stopword's is computed). */
+  stemNameWord(word: string): string {
+    const term = this.termOf(this.words.internWord(word));
+    return term === NOT_INDEXED ? this.stemWord(word) : this.indexTerms[term]!;
+  }
+
+  /** A word of the text being scanned (the tokenizer's sink). */
+  word(text: string, start: number, end: number, hash: number): void {
+    const term = this.termOf(this.words.intern(text, start, end, hash));
+    if (term === NOT_INDEXED) return;
+    if (this.terms === undefined) this.builder.add(this.field, term);
+    else this.terms.push(term);
+  }
+
+  /** A text of the tool's parameter schema. */
+  schemaText(text: string): void {
+    this.addText(FIELD_PARAMETERS, text);
+  }
+
+  private termOf(entry: number): number {
+    const { termOfWord } = this;
+    while (termOfWord.length <= entry) {
+      const word = this.words.word(termOfWord.length);
+      termOfWord.push(isStopword(word) ? NOT_INDEXED : this.builder.term(this.stemWord(word)));
+    }
+    return termOfWord[entry]!;
+  }
+
+  /** A text's words go straight into the index (a long text) or through its kept terms (a short one, which recurs). */
+  private addText(field: number, text: string): void {
+    this.field = field;
+    if (text.length > MAX_CACHED_TEXT) {
+      this.terms = undefined;
+      forEachWord(text, this);
+      return;
+    }
+    let terms = this.termsOfShortText.get(text);
+    if (terms === undefined) {
+      this.terms = terms = [];
+      forEachWord(text, this);
+      this.termsOfShortText.set(text, terms);
+    }
+    const { builder } = this;
+    for (const term of terms) builder.add(field, term);
+  }
 }
+
+keepShape(
+  new CatalogIndexer(
+    [FIELD_NAME, FIELD_TAGS, FIELD_DESCRIPTION, FIELD_PARAMETERS].map(() => ({ weight: 1, b: 0 })),
+    1,
+    (word) => word,
+    0,
+  ),
+);

@@ -188,6 +188,98 @@ function checkFraction(name: string, value: number): number {
   return value;
 }
 
+/** Each name's first position in the catalog. */
+function firstPositions(tools: readonly ToolDescriptor[]): Map<string, number> {
+  const positions = new Map<string, number>();
+  for (let position = 0; position < tools.length; position++) {
+    const { name } = tools[position]!;
+    if (!positions.has(name)) positions.set(name, position);
+  }
+  return positions;
+}
+
+/** Where each tool's vector comes from: the cache, or the embedder. */
+interface ToolVectorPlan {
+  /** Per tool: its cache slot, or −1 − the index of its text in `wanted`. */
+  readonly sources: Int32Array;
+  /** The texts to embed, each distinct text once (by its cache key). */
+  readonly wanted: string[];
+  readonly wantedKeys: number[];
+}
+
+/*
+ * The catalog's embedding is planned and assembled by module-level functions rather than
+ * closures made per catalog: their optimised code then outlives each catalog (see
+ * keep-shape.ts), and a catalog built after a full garbage collection does not wait for it.
+ */
+
+function planToolVectors(
+  tools: readonly ToolDescriptor[],
+  toolText: (tool: ToolDescriptor) => string,
+  cache: VectorCache,
+): ToolVectorPlan {
+  const sources = new Int32Array(tools.length);
+  const distinct = new Map<number, number>();
+  const wanted: string[] = [];
+  const wantedKeys: number[] = [];
+  // The texts are made here, not kept with the ranker: once the matrix is built (and cached by
+  // text key), those of cached tools are garbage.
+  for (let position = 0; position < tools.length; position++) {
+    const text = toolText(tools[position]!);
+    const key = textKey(text);
+    const slot = cache.slotOf(key);
+    if (slot >= 0) {
+      sources[position] = slot;
+      continue;
+    }
+    let index = distinct.get(key);
+    if (index === undefined) {
+      index = wanted.length;
+      distinct.set(key, index);
+      wanted.push(text);
+      wantedKeys.push(key);
+    }
+    sources[position] = -1 - index;
+  }
+  return { sources, wanted, wantedKeys };
+}
+
+/** The catalog's int8 matrix from the cache and the new vectors, which are cached in turn. */
+function assembleToolMatrix(
+  plan: ToolVectorPlan,
+  embedded: readonly EmbeddingVector[],
+  dimensions: number,
+  cache: VectorCache,
+): ToolMatrix {
+  const { sources, wantedKeys } = plan;
+  const count = sources.length;
+  const codes = new Int8Array(count * dimensions);
+  const scales = new Float32Array(count);
+  // Where each new text was first written, so a repeated text is quantised once.
+  const written = new Int32Array(embedded.length).fill(-1);
+  for (let position = 0, offset = 0; position < count; position++, offset += dimensions) {
+    const source = sources[position]!;
+    if (source >= 0) {
+      scales[position] = cache.copy(source, codes, offset);
+      continue;
+    }
+    const index = -1 - source;
+    const first = written[index]!;
+    if (first >= 0) {
+      codes.copyWithin(offset, first * dimensions, (first + 1) * dimensions);
+      scales[position] = scales[first]!;
+    } else {
+      scales[position] = quantiseInto(embedded[index]!, dimensions, codes, offset);
+      written[index] = position;
+    }
+  }
+  for (let index = 0; index < wantedKeys.length; index++) {
+    const position = written[index]!;
+    cache.put(wantedKeys[index]!, codes, position * dimensions, dimensions, scales[position]!);
+  }
+  return finishMatrix(codes, scales, dimensions);
+}
+
 /**
  * A ranker factory that fuses a lexical ranking with embedding similarity. For each search,
  * the candidates are the lexical results and the tools most similar to the request or to
@@ -307,68 +399,14 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
 
   return (tools: readonly ToolDescriptor[]): Ranker => {
     const lexical = lexicalFactory(tools);
-    const positions = new Map<string, number>();
-    tools.forEach((tool, position) => {
-      if (!positions.has(tool.name)) positions.set(tool.name, position);
-    });
+    const positions = firstPositions(tools);
 
     const embedTools = (): MaybePromise<ToolMatrix> => {
-      // The texts are made here, not kept with the ranker: once the matrix is built (and
-      // cached by text key), they are garbage.
-      const texts = tools.map((tool) => toolText(tool));
-      // Per tool: its cache slot, or −1 − the index of its text among those to embed (each
-      // distinct text once, by its cache key).
-      const sources = new Int32Array(tools.length);
-      const distinct = new Map<number, number>();
-      const wanted: string[] = [];
-      const wantedKeys: number[] = [];
-      for (let position = 0; position < tools.length; position++) {
-        const text = texts[position]!;
-        const key = textKey(text);
-        const slot = toolVectors.slotOf(key);
-        if (slot >= 0) {
-          sources[position] = slot;
-          continue;
-        }
-        let index = distinct.get(key);
-        if (index === undefined) {
-          index = wanted.length;
-          distinct.set(key, index);
-          wanted.push(text);
-          wantedKeys.push(key);
-        }
-        sources[position] = -1 - index;
-      }
-      const assemble = (embedded: readonly EmbeddingVector[]): ToolMatrix => {
-        const dimensions = knownDimensions ?? 0;
-        const codes = new Int8Array(tools.length * dimensions);
-        const scales = new Float32Array(tools.length);
-        // Where each new text was first written, so a repeated text is quantised once.
-        const written = new Int32Array(embedded.length).fill(-1);
-        for (let position = 0, offset = 0; position < tools.length; position++, offset += dimensions) {
-          const source = sources[position]!;
-          if (source >= 0) {
-            scales[position] = toolVectors.copy(source, codes, offset);
-            continue;
-          }
-          const index = -1 - source;
-          const first = written[index]!;
-          if (first >= 0) {
-            codes.copyWithin(offset, first * dimensions, (first + 1) * dimensions);
-            scales[position] = scales[first]!;
-          } else {
-            scales[position] = quantiseInto(embedded[index]!, dimensions, codes, offset);
-            written[index] = position;
-          }
-        }
-        wantedKeys.forEach((key, index) => {
-          const position = written[index]!;
-          toolVectors.put(key, codes, position * dimensions, dimensions, scales[position]!);
-        });
-        return finishMatrix(codes, scales, dimensions);
-      };
-      if (wanted.length === 0) return assemble([]);
-      return then(embedOnce(wanted, embedToolTexts, pendingTools, accept), assemble);
+      const plan = planToolVectors(tools, toolText, toolVectors);
+      const assemble = (embedded: readonly EmbeddingVector[]): ToolMatrix =>
+        assembleToolMatrix(plan, embedded, knownDimensions ?? 0, toolVectors);
+      if (plan.wanted.length === 0) return assemble([]);
+      return then(embedOnce(plan.wanted, embedToolTexts, pendingTools, accept), assemble);
     };
 
     let matrix: ToolMatrix | undefined;

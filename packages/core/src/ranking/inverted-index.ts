@@ -1,3 +1,5 @@
+import { keepShape } from './keep-shape';
+
 /**
  * A BM25F inverted index in compressed-row form: for each term, the tools that contain it and
  * the term's saturated weight in each. Fields (name, description...) are combined the BM25F
@@ -66,92 +68,120 @@ export function createInvertedIndexBuilder(
   k1: number,
   expectedDocuments = 0,
 ): InvertedIndexBuilder {
-  const fieldCount = fields.length;
-  if (fieldCount > 1 << FIELD_BITS) throw new RangeError(`at most ${1 << FIELD_BITS} fields`);
-  const termIds = new Map<string, number>();
-  const terms: string[] = [];
-  const documentFrequency = new GrowableInt32();
-  const lastDocument = new GrowableInt32();
-  /** Each occurrence as (term id << FIELD_BITS) | field. */
-  const occurrences = new GrowableInt32(Math.max(1024, expectedDocuments * 48));
-  const documentStarts = new GrowableInt32(expectedDocuments + 2);
-  const fieldLengths = new GrowableInt32(Math.max(16, expectedDocuments * fieldCount));
-  let document = -1;
-
-  return {
-    term(text: string): number {
-      let id = termIds.get(text);
-      if (id === undefined) {
-        id = terms.length;
-        termIds.set(text, id);
-        terms.push(text);
-        documentFrequency.push(0);
-        lastDocument.push(-1);
-      }
-      return id;
-    },
-    addDocument(): void {
-      document++;
-      documentStarts.push(occurrences.length);
-      for (let field = 0; field < fieldCount; field++) fieldLengths.push(0);
-    },
-    add(field: number, term: number): void {
-      occurrences.push((term << FIELD_BITS) | field);
-      fieldLengths.data[document * fieldCount + field]!++;
-      if (lastDocument.data[term] !== document) {
-        lastDocument.data[term] = document;
-        documentFrequency.data[term]!++;
-      }
-    },
-    build(): InvertedIndex {
-      const size = document + 1;
-      documentStarts.push(occurrences.length);
-      const termCount = terms.length;
-      const offsets = new Int32Array(termCount + 1);
-      for (let id = 0; id < termCount; id++) offsets[id + 1] = offsets[id]! + documentFrequency.data[id]!;
-      const postingCount = offsets[termCount]!;
-      const documents = new Int32Array(postingCount);
-      const weights = new Float32Array(postingCount);
-      const cursor = offsets.slice(0, termCount);
-      const averages = fields.map((_, field) => {
-        let total = 0;
-        for (let current = 0; current < size; current++)
-          total += fieldLengths.data[current * fieldCount + field]!;
-        return size > 0 ? total / size || 1 : 1;
-      });
-
-      // BM25F pseudo-frequency of each term of each document, saturated, written to its postings.
-      const frequency = new Float64Array(termCount);
-      const increments = new Float64Array(fieldCount);
-      const touched: number[] = [];
-      for (let current = 0; current < size; current++) {
-        for (let field = 0; field < fieldCount; field++) {
-          const { weight, b } = fields[field]!;
-          const length = fieldLengths.data[current * fieldCount + field]!;
-          increments[field] = weight / (1 - b + (b * length) / averages[field]!);
-        }
-        const end = documentStarts.data[current + 1]!;
-        for (let position = documentStarts.data[current]!; position < end; position++) {
-          const code = occurrences.data[position]!;
-          const id = code >>> FIELD_BITS;
-          if (frequency[id] === 0) touched.push(id);
-          frequency[id]! += increments[code & FIELD_MASK]!;
-        }
-        for (const id of touched) {
-          const slot = cursor[id]!++;
-          documents[slot] = current;
-          weights[slot] = frequency[id]! / (k1 + frequency[id]!);
-          frequency[id] = 0;
-        }
-        touched.length = 0;
-      }
-
-      const idf = new Float64Array(termCount);
-      for (let id = 0; id < termCount; id++) {
-        const df = documentFrequency.data[id]!;
-        idf[id] = Math.log(1 + (size - df + 0.5) / (df + 0.5));
-      }
-      return { size, terms, termIds, offsets, documents, weights, idf };
-    },
-  };
+  if (fields.length > 1 << FIELD_BITS) throw new RangeError(`at most ${1 << FIELD_BITS} fields`);
+  return new Bm25fIndexBuilder(fields, k1, expectedDocuments);
 }
+
+/**
+ * A class rather than closures, as the word table: one set of methods for the process, whose
+ * optimised code outlives the builders (see `word-table.ts`).
+ */
+class Bm25fIndexBuilder implements InvertedIndexBuilder {
+  private readonly fieldCount: number;
+  private readonly termIds = new Map<string, number>();
+  private readonly terms: string[] = [];
+  private readonly documentFrequency = new GrowableInt32();
+  private readonly lastDocument = new GrowableInt32();
+  /** Each occurrence as (term id << FIELD_BITS) | field. */
+  private readonly occurrences: GrowableInt32;
+  private readonly documentStarts: GrowableInt32;
+  private readonly fieldLengths: GrowableInt32;
+  private document = -1;
+
+  constructor(
+    private readonly fields: readonly FieldSpec[],
+    private readonly k1: number,
+    expectedDocuments: number,
+  ) {
+    this.fieldCount = fields.length;
+    this.occurrences = new GrowableInt32(Math.max(1024, expectedDocuments * 48));
+    this.documentStarts = new GrowableInt32(expectedDocuments + 2);
+    this.fieldLengths = new GrowableInt32(Math.max(16, expectedDocuments * this.fieldCount));
+  }
+
+  term(text: string): number {
+    let id = this.termIds.get(text);
+    if (id === undefined) {
+      id = this.terms.length;
+      this.termIds.set(text, id);
+      this.terms.push(text);
+      this.documentFrequency.push(0);
+      this.lastDocument.push(-1);
+    }
+    return id;
+  }
+
+  addDocument(): void {
+    this.document++;
+    this.documentStarts.push(this.occurrences.length);
+    for (let field = 0; field < this.fieldCount; field++) this.fieldLengths.push(0);
+  }
+
+  add(field: number, term: number): void {
+    const { document } = this;
+    this.occurrences.push((term << FIELD_BITS) | field);
+    this.fieldLengths.data[document * this.fieldCount + field]!++;
+    const lastDocument = this.lastDocument.data;
+    if (lastDocument[term] !== document) {
+      lastDocument[term] = document;
+      this.documentFrequency.data[term]!++;
+    }
+  }
+
+  build(): InvertedIndex {
+    const { fields, fieldCount, k1, terms, termIds, occurrences, documentStarts } = this;
+    const fieldLengths = this.fieldLengths.data;
+    const documentFrequency = this.documentFrequency.data;
+    const size = this.document + 1;
+    documentStarts.push(occurrences.length);
+    const starts = documentStarts.data;
+    const codes = occurrences.data;
+    const termCount = terms.length;
+    const offsets = new Int32Array(termCount + 1);
+    for (let id = 0; id < termCount; id++) offsets[id + 1] = offsets[id]! + documentFrequency[id]!;
+    const postingCount = offsets[termCount]!;
+    const documents = new Int32Array(postingCount);
+    const weights = new Float32Array(postingCount);
+    const cursor = offsets.slice(0, termCount);
+    const averages = fields.map((_, field) => {
+      let total = 0;
+      for (let current = 0; current < size; current++) total += fieldLengths[current * fieldCount + field]!;
+      return size > 0 ? total / size || 1 : 1;
+    });
+
+    // BM25F pseudo-frequency of each term of each document, saturated, written to its postings.
+    const frequency = new Float64Array(termCount);
+    const increments = new Float64Array(fieldCount);
+    const touched: number[] = [];
+    for (let current = 0; current < size; current++) {
+      for (let field = 0; field < fieldCount; field++) {
+        const { weight, b } = fields[field]!;
+        const length = fieldLengths[current * fieldCount + field]!;
+        increments[field] = weight / (1 - b + (b * length) / averages[field]!);
+      }
+      const end = starts[current + 1]!;
+      for (let position = starts[current]!; position < end; position++) {
+        const code = codes[position]!;
+        const id = code >>> FIELD_BITS;
+        if (frequency[id] === 0) touched.push(id);
+        frequency[id]! += increments[code & FIELD_MASK]!;
+      }
+      for (const id of touched) {
+        const slot = cursor[id]!++;
+        documents[slot] = current;
+        weights[slot] = frequency[id]! / (k1 + frequency[id]!);
+        frequency[id] = 0;
+      }
+      touched.length = 0;
+    }
+
+    const idf = new Float64Array(termCount);
+    for (let id = 0; id < termCount; id++) {
+      const df = documentFrequency[id]!;
+      idf[id] = Math.log(1 + (size - df + 0.5) / (df + 0.5));
+    }
+    return { size, terms, termIds, offsets, documents, weights, idf };
+  }
+}
+
+keepShape(new Bm25fIndexBuilder([{ weight: 1, b: 0 }], 1, 0));

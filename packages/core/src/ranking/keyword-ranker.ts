@@ -75,6 +75,9 @@ function validateRankerOptions(options: KeywordRankerOptions): {
   return { weights, k1, b };
 }
 
+/** A word as it is, when stemming is off (module-level, as `stem`: one function for every build). */
+const keepWord = (word: string): string => word;
+
 /**
  * The default ranker: BM25F over a tool's name, tags, description and parameters, with word
  * forms (Porter stems), typo tolerance, stopword down-weighting, exact-name recognition and
@@ -97,7 +100,7 @@ export function createKeywordRanker(
   fields[FIELD_TAGS] = { weight: weights.tags, b: Math.min(b, 0.3) };
   fields[FIELD_DESCRIPTION] = { weight: weights.description, b };
   fields[FIELD_PARAMETERS] = { weight: weights.parameters, b };
-  const stemOf = (word: string): string => (stemming ? stem(word) : word);
+  const stemOf = stemming ? stem : keepWord;
   const { index, names, descriptions, nameMatcher } = buildCatalogIndex(tools, {
     fields,
     k1,

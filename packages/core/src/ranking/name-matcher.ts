@@ -8,11 +8,18 @@ const HAS_LETTER = /\p{L}/u;
 /** A whole query longer than this is not a tool name. */
 const MAX_NAME_WORDS = 16;
 
-/** FNV-1a over the words joined (without building the joined string). */
-function hashWords(words: readonly string[], map: (word: string) => string): number {
+/** A name word → its stem. An object with a method, not a bare function, for the reason in `keep-shape.ts`. */
+export interface NameStemmer {
+  stemNameWord(word: string): string;
+}
+
+const PORTER_STEMMER: NameStemmer = { stemNameWord: stem };
+
+/** FNV-1a over the words joined, as written or stemmed (without building the joined string). */
+function hashWords(words: readonly string[], stemmer: NameStemmer | undefined): number {
   let hash = 0x811c9dc5;
   for (const word of words) {
-    const mapped = map(word);
+    const mapped = stemmer === undefined ? word : stemmer.stemNameWord(word);
     for (let index = 0; index < mapped.length; index++) {
       hash = Math.imul(hash ^ mapped.charCodeAt(index), 0x01000193);
     }
@@ -20,7 +27,19 @@ function hashWords(words: readonly string[], map: (word: string) => string): num
   return mixHash(hash);
 }
 
-const asWritten = (word: string): string => word;
+interface KeyTable {
+  readonly mask: number;
+  readonly slots: Int32Array;
+  readonly hashes: Int32Array;
+}
+
+function insertKey(table: KeyTable, hash: number, document: number): void {
+  const { mask, slots, hashes } = table;
+  let slot = hash & mask;
+  while (slots[slot] !== -1) slot = (slot + 1) & mask;
+  slots[slot] = document;
+  hashes[slot] = hash;
+}
 
 /**
  * The open-addressing table of the names' key hashes. A function of its own, so that nothing
@@ -28,29 +47,25 @@ const asWritten = (word: string): string => word;
  */
 function buildKeyTable(
   names: readonly string[],
-  stemWord: (word: string) => string,
+  stemmer: NameStemmer,
   nameWords: readonly (readonly string[])[] | undefined,
-): { mask: number; slots: Int32Array; hashes: Int32Array } {
+): KeyTable {
   let capacity = 16;
   while (capacity < names.length * 4) capacity *= 2;
-  const mask = capacity - 1;
-  const slots = new Int32Array(capacity).fill(-1);
-  const hashes = new Int32Array(capacity);
-  const insert = (hash: number, document: number): void => {
-    let slot = hash & mask;
-    while (slots[slot] !== -1) slot = (slot + 1) & mask;
-    slots[slot] = document;
-    hashes[slot] = hash;
+  const table: KeyTable = {
+    mask: capacity - 1,
+    slots: new Int32Array(capacity).fill(-1),
+    hashes: new Int32Array(capacity),
   };
-  names.forEach((name, document) => {
-    const words = nameWords?.[document] ?? tokenize(name);
-    if (words.length === 0) return;
-    const plain = hashWords(words, asWritten);
-    const stemmed = hashWords(words, stemWord);
-    insert(plain, document);
-    if (stemmed !== plain) insert(stemmed, document);
-  });
-  return { mask, slots, hashes };
+  for (let document = 0; document < names.length; document++) {
+    const words = nameWords?.[document] ?? tokenize(names[document]!);
+    if (words.length === 0) continue;
+    const plain = hashWords(words, undefined);
+    const stemmed = hashWords(words, stemmer);
+    insertKey(table, plain, document);
+    if (stemmed !== plain) insertKey(table, stemmed, document);
+  }
+  return table;
 }
 
 export interface NameMatcher {
@@ -73,21 +88,24 @@ export interface NameMatcher {
 export function createNameMatcher(
   names: readonly string[],
   options: {
-    /** The stemmer (default Porter's). */
-    stemWord?: (word: string) => string;
-    /** The same stemmer for queries, when `stemWord` only works while building (a cache). */
-    queryStemWord?: (word: string) => string;
+    /** The stemmer of the names' words (default Porter's). */
+    stemmer?: NameStemmer;
+    /** The same stemmer for queries, when `stemmer` only works while building (a cache). */
+    queryStemmer?: NameStemmer;
     /** The names' words, when the caller has them already. */
     words?: readonly (readonly string[])[];
   } = {},
 ): NameMatcher {
-  const stemWord = options.queryStemWord ?? options.stemWord ?? stem;
-  const { mask, slots, hashes } = buildKeyTable(names, options.stemWord ?? stem, options.words);
-  const keysOf = (words: readonly string[]): string[] => [words.join(''), words.map(stemWord).join('')];
+  const queryStemmer = options.queryStemmer ?? options.stemmer ?? PORTER_STEMMER;
+  const { mask, slots, hashes } = buildKeyTable(names, options.stemmer ?? PORTER_STEMMER, options.words);
+  const keysOf = (words: readonly string[]): string[] => [
+    words.join(''),
+    words.map((word) => queryStemmer.stemNameWord(word)).join(''),
+  ];
 
   const lookup = (words: readonly string[], found: number[]): void => {
     const wanted = keysOf(words);
-    for (const hash of new Set([hashWords(words, asWritten), hashWords(words, stemWord)])) {
+    for (const hash of new Set([hashWords(words, undefined), hashWords(words, queryStemmer)])) {
       for (let slot = hash & mask; slots[slot] !== -1; slot = (slot + 1) & mask) {
         const document = slots[slot]!;
         if (hashes[slot] !== hash || found.includes(document)) continue;

@@ -2,13 +2,18 @@
 const MAX_SCHEMA_DEPTH = 8;
 const MAX_SCHEMA_TEXTS = 500;
 
+/** Receives the texts of {@link forEachSchemaText}. */
+export interface SchemaTextSink {
+  schemaText(text: string): void;
+}
+
 interface Walk {
-  readonly emit: (text: string) => void;
+  readonly sink: SchemaTextSink;
   remaining: number;
 }
 
 function say(walk: Walk, text: string): void {
-  if (walk.remaining-- > 0) walk.emit(text);
+  if (walk.remaining-- > 0) walk.sink.schemaText(text);
 }
 
 /**
@@ -54,17 +59,17 @@ function visit(walk: Walk, node: unknown, depth: number): void {
 }
 
 /**
- * Calls `emit` with what a JSON Schema says about a tool's inputs: property names, titles and
+ * Hands `sink` what a JSON Schema says about a tool's inputs: property names, titles and
  * descriptions, string enum values, through nested objects, arrays and combinators. Bounded in
  * depth and count, so a cyclic schema ends; a schema that is not an object gives nothing.
  */
-export function forEachSchemaText(schema: unknown, emit: (text: string) => void): void {
-  visit({ emit, remaining: MAX_SCHEMA_TEXTS }, schema, 0);
+export function forEachSchemaText(schema: unknown, sink: SchemaTextSink): void {
+  visit({ sink, remaining: MAX_SCHEMA_TEXTS }, schema, 0);
 }
 
 /** The texts of {@link forEachSchemaText}, as a list. */
 export function schemaTexts(schema: unknown): string[] {
   const texts: string[] = [];
-  forEachSchemaText(schema, (text) => texts.push(text));
+  forEachSchemaText(schema, { schemaText: (text) => texts.push(text) });
   return texts;
 }

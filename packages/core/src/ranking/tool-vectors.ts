@@ -5,6 +5,7 @@
  */
 import { ToolSearchError } from '../errors';
 import type { EmbeddingVector } from './embedder';
+import { keepShape } from './keep-shape';
 
 /** From this many tools on, similarity is first estimated in a small subspace. */
 const PREFILTER_MIN_TOOLS = 512;
@@ -603,3 +604,5 @@ export function semanticCandidates(
     similarities: Float32Array.from(chosen, (position) => exact[position]!),
   };
 }
+
+keepShape(new VectorCache(0));

@@ -1,3 +1,4 @@
+import { keepShape } from './keep-shape';
 import { hashWord, mixHash } from './tokenizer';
 
 /**
@@ -18,13 +19,52 @@ export interface WordTable {
 
 const EMPTY = -1;
 
-export function createWordTable(): WordTable {
-  const words: string[] = [];
-  let mask = (1 << 12) - 1;
-  let slots = new Int32Array(mask + 1).fill(EMPTY);
-  let hashes = new Int32Array(mask + 1);
+/**
+ * A class, not closures in the factory, with one instance kept (see `keep-shape.ts`): the
+ * optimised code V8 makes for its methods then survives a full garbage collection after the
+ * tables that used it are gone, where a closure's was dropped with its last closure and
+ * compiled again by the next build.
+ */
+class OpenAddressingWordTable implements WordTable {
+  private readonly words: string[] = [];
+  private mask = (1 << 12) - 1;
+  private slots = new Int32Array(this.mask + 1).fill(EMPTY);
+  private hashes = new Int32Array(this.mask + 1);
 
-  const grow = (): void => {
+  get size(): number {
+    return this.words.length;
+  }
+
+  intern(text: string, start: number, end: number, wordHash: number): number {
+    const hash = mixHash(wordHash);
+    const { slots, hashes, words, mask } = this;
+    let slot = hash & mask;
+    for (let entry = slots[slot]!; entry !== EMPTY; entry = slots[slot]!) {
+      if (hashes[slot] === hash && sameWord(words[entry]!, text, start, end)) return entry;
+      slot = (slot + 1) & mask;
+    }
+    return this.insert(slot, hash, text.slice(start, end).toLowerCase());
+  }
+
+  internWord(word: string): number {
+    return this.intern(word, 0, word.length, hashWord(word));
+  }
+
+  word(entry: number): string {
+    return this.words[entry]!;
+  }
+
+  private insert(slot: number, hash: number, word: string): number {
+    const entry = this.words.length;
+    this.words.push(word);
+    this.slots[slot] = entry;
+    this.hashes[slot] = hash;
+    if (this.words.length * 2 > this.mask) this.grow();
+    return entry;
+  }
+
+  private grow(): void {
+    const { mask, slots, hashes } = this;
     const nextMask = mask * 2 + 1;
     const nextSlots = new Int32Array(nextMask + 1).fill(EMPTY);
     const nextHashes = new Int32Array(nextMask + 1);
@@ -36,46 +76,23 @@ export function createWordTable(): WordTable {
       nextSlots[target] = entry;
       nextHashes[target] = hashes[slot]!;
     }
-    mask = nextMask;
-    slots = nextSlots;
-    hashes = nextHashes;
-  };
-
-  const sameWord = (word: string, text: string, start: number, end: number): boolean => {
-    if (word.length !== end - start) return false;
-    for (let index = 0; index < word.length; index++) {
-      const code = text.charCodeAt(start + index);
-      if ((code >= 65 && code <= 90 ? code | 32 : code) !== word.charCodeAt(index)) return false;
-    }
-    return true;
-  };
-
-  const insert = (slot: number, hash: number, word: string): number => {
-    const entry = words.length;
-    words.push(word);
-    slots[slot] = entry;
-    hashes[slot] = hash;
-    if (words.length * 2 > mask) grow();
-    return entry;
-  };
-
-  const table: WordTable = {
-    get size() {
-      return words.length;
-    },
-    intern(text: string, start: number, end: number, wordHash: number): number {
-      const hash = mixHash(wordHash);
-      let slot = hash & mask;
-      for (let entry = slots[slot]!; entry !== EMPTY; entry = slots[slot]!) {
-        if (hashes[slot] === hash && sameWord(words[entry]!, text, start, end)) return entry;
-        slot = (slot + 1) & mask;
-      }
-      return insert(slot, hash, text.slice(start, end).toLowerCase());
-    },
-    internWord(word: string): number {
-      return table.intern(word, 0, word.length, hashWord(word));
-    },
-    word: (entry: number): string => words[entry]!,
-  };
-  return table;
+    this.mask = nextMask;
+    this.slots = nextSlots;
+    this.hashes = nextHashes;
+  }
 }
+
+function sameWord(word: string, text: string, start: number, end: number): boolean {
+  if (word.length !== end - start) return false;
+  for (let index = 0; index < word.length; index++) {
+    const code = text.charCodeAt(start + index);
+    if ((code >= 65 && code <= 90 ? code | 32 : code) !== word.charCodeAt(index)) return false;
+  }
+  return true;
+}
+
+export function createWordTable(): WordTable {
+  return new OpenAddressingWordTable();
+}
+
+keepShape(new OpenAddressingWordTable());
