@@ -220,7 +220,7 @@ function speedSection(results: BenchResults, charts: Map<string, Chart>, chartDi
       (plan.isolate
         ? 'Each system and size is measured alone, in a fresh worker thread. '
         : 'Each system and size is measured alone, in this thread (the quick run). ') +
-      '**Build**: from the user\u2019s tool objects to the first search that can run (the median of several builds; fewer at 100k). ' +
+      '**Build**: from the user\u2019s tool objects to the first search that can run (the median of several builds, each after a full GC, following one untimed 200-tool build; fewer at 100k). V8 is still optimising during the first builds, so this lies between a first build in a fresh process and a build in a long-running one. ' +
       `**Search**: one \`search_tools\` call as the model makes it, topK 5 (every system\u2019s default), timed one by one after a warm-up; at most ${duration(plan.queryBudgetMs)} of searches per measurement, so a slow system is timed on fewer. ` +
       (plan.measureMemory
         ? '**Memory per tool**: what the built system holds after a full GC (JS heap plus array buffers, where an index may keep its postings), beyond the tool objects themselves. '
