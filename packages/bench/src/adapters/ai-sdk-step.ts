@@ -38,18 +38,7 @@ type PrepareStep = (options: never) => Promise<unknown>;
  * `loaded` tools loaded first, through a real `load_tool` call in that run.
  */
 export async function measureAiSdkStep(options: StepMeasureOptions = {}): Promise<AiSdkStepRow> {
-  const {
-    mode,
-    size,
-    loaded: loadedCount,
-    iterations,
-    warmup,
-    seed,
-    now,
-  } = stepMeasureDefaults(options, {
-    iterations: 2_000,
-    warmup: 200,
-  });
+  const { mode, size, loaded: loadedCount, iterations, warmup, seed, now } = stepMeasureDefaults(options);
 
   const tools: Record<string, Tool> = {};
   for (const descriptor of generateCatalog({ size, seed })) {

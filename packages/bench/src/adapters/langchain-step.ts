@@ -33,18 +33,7 @@ type Hook = (request: unknown, handler: (request: never) => unknown) => Promise<
  * the tools to bind, add the instructions), not the model's.
  */
 export async function measureLangChainStep(options: StepMeasureOptions = {}): Promise<LangChainStepRow> {
-  const {
-    mode,
-    size,
-    loaded: loadedCount,
-    iterations,
-    warmup,
-    seed,
-    now,
-  } = stepMeasureDefaults(options, {
-    iterations: 2_000,
-    warmup: 200,
-  });
+  const { mode, size, loaded: loadedCount, iterations, warmup, seed, now } = stepMeasureDefaults(options);
 
   const tools: LangChainTool[] = generateCatalog({ size, seed }).map((descriptor) =>
     tool(async () => 'ok', {

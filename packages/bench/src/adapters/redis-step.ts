@@ -42,17 +42,7 @@ async function serverCalls(client: { info(section: string): Promise<unknown> }):
 export async function measureRedisStep(
   options: Omit<StepMeasureOptions, 'mode'> & { url?: string } = {},
 ): Promise<RedisStepRow[]> {
-  const {
-    size,
-    loaded: loadedCount,
-    iterations,
-    warmup,
-    seed,
-    now,
-  } = stepMeasureDefaults(options, {
-    iterations: 2_000,
-    warmup: 200,
-  });
+  const { size, loaded: loadedCount, iterations, warmup, seed, now } = stepMeasureDefaults(options);
   const catalog: CatalogEntry<null>[] = generateCatalog({ size, seed }).map((descriptor) => ({
     descriptor,
     tool: null,
