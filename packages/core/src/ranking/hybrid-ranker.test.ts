@@ -69,6 +69,20 @@ const tools: ToolDescriptor[] = [
   { name: 'create_invoice', description: 'Creates an invoice for a customer.' },
 ];
 
+/** The concept embedder behind a service that throws until `service.down` is set to false. */
+function downUntilFixed(id: string): { embedder: Embedder; service: { down: boolean } } {
+  const service = { down: true };
+  const inner = conceptEmbedder();
+  const embedder: Embedder = {
+    id,
+    embed: async (texts) => {
+      if (service.down) throw new Error('embedding service down');
+      return inner.embed(texts);
+    },
+  };
+  return { embedder, service };
+}
+
 describe('createHybridRanker', () => {
   it('finds a tool that shares no word with the request, through its embedding', () => {
     const lexical = createKeywordRanker(tools).search('will I need an umbrella tomorrow in the rain?', {
@@ -235,15 +249,7 @@ describe('createHybridRanker', () => {
   });
 
   it('when a shared embedding fails, every search that waited for it answers lexically, and the next ones retry', async () => {
-    let failing = true;
-    const inner = conceptEmbedder();
-    const embedder: Embedder = {
-      id: 'failing-once',
-      embed: async (texts) => {
-        if (failing) throw new Error('embedding service down');
-        return inner.embed(texts);
-      },
-    };
+    const { embedder, service } = downUntilFixed('failing-once');
     const onError = vi.fn();
     const factory = createHybridRanker({ embedder, weight: 0.5, onError });
     const rankers = [factory(tools), factory(tools)];
@@ -254,22 +260,14 @@ describe('createHybridRanker', () => {
       expect(results).toEqual(lexical);
     }
     expect(onError).toHaveBeenCalled();
-    failing = false;
+    service.down = false;
     for (const ranker of rankers)
       expect((await ranker.search('umbrella', { topK: 1 }))[0]!.name).toBe('get_forecast');
   });
 
   it('falls back to the lexical ranking when the embedder fails, reports it, and retries later', async () => {
-    let failing = true;
+    const { embedder, service } = downUntilFixed('flaky');
     const errors: unknown[] = [];
-    const inner = conceptEmbedder();
-    const embedder: Embedder = {
-      id: 'flaky',
-      embed: async (texts) => {
-        if (failing) throw new Error('embedding service down');
-        return inner.embed(texts);
-      },
-    };
     const ranker = createHybridRanker({ embedder, weight: 0.5, onError: (error) => errors.push(error) })(
       tools,
     );
@@ -278,7 +276,7 @@ describe('createHybridRanker', () => {
     expect(errors).toHaveLength(1);
     expect((errors[0] as Error).message).toBe('embedding service down');
     expect(await ranker.search('umbrella', { topK: 3 })).toEqual([]);
-    failing = false;
+    service.down = false;
     expect((await ranker.search('umbrella', { topK: 1 }))[0]!.name).toBe('get_forecast');
   });
 
