@@ -219,6 +219,35 @@ describe('createHybridRanker', () => {
     expect((await pending)[0]!.name).toBe('get_forecast');
   });
 
+  it('sends the catalog to an asynchronous embedder before it builds the lexical index, so the two overlap', async () => {
+    const events: string[] = [];
+    const inner = conceptEmbedder();
+    const embedder: Embedder = {
+      id: 'async-concepts',
+      embed: (texts) => {
+        events.push(`embed ${texts.length}`);
+        return Promise.resolve().then(() => {
+          events.push('vectors in');
+          return inner.embed(texts);
+        });
+      },
+    };
+    const lexical = (catalog: readonly ToolDescriptor[]) => {
+      events.push('lexical index built');
+      return createKeywordRanker(catalog);
+    };
+    const ranker = createHybridRanker({ embedder, lexical, weight: 0.5 })(tools);
+    expect(events).toEqual([`embed ${tools.length}`, 'lexical index built']);
+    expect((await ranker.search('umbrella and rain', { topK: 1 }))[0]!.name).toBe('get_forecast');
+    expect(events).toEqual([
+      `embed ${tools.length}`,
+      'lexical index built',
+      'vectors in',
+      'embed 1',
+      'vectors in',
+    ]);
+  });
+
   it('embeds a text once while it is on its way: catalogs built at once, and the same request searched at once', async () => {
     const inner = conceptEmbedder();
     const calls: string[][] = [];

@@ -398,9 +398,6 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
   };
 
   return (tools: readonly ToolDescriptor[]): Ranker => {
-    const lexical = lexicalFactory(tools);
-    const positions = firstPositions(tools);
-
     const embedTools = (): MaybePromise<ToolMatrix> => {
       const plan = planToolVectors(tools, toolText, toolVectors);
       const assemble = (embedded: readonly EmbeddingVector[]): ToolMatrix =>
@@ -448,11 +445,15 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
         return undefined;
       }
     };
-    // Embed the catalog now: its cost belongs to building, not to the first search.
+    // Embed the catalog now: its cost belongs to building, not to the first search. It starts
+    // before the lexical index is built, so an asynchronous embedder (an API, a worker
+    // thread) works while that index is built.
     if (tools.length > 0) {
       const started = vectors();
       if (started instanceof Promise) started.catch(() => undefined);
     }
+    const lexical = lexicalFactory(tools);
+    const positions = firstPositions(tools);
 
     const semantic = (
       views: readonly string[],
