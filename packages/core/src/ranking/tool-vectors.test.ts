@@ -23,6 +23,18 @@ describe('quantiseInto', () => {
     expect(codes[1]! * scale).toBeCloseTo(-0.8, 2);
   });
 
+  it('rounds each code to the nearest integer, on both sides of zero', () => {
+    // Largest 127, so value × 1 is the code before rounding.
+    const values = [127, -127, 12.4, 12.6, -12.4, -12.6, 0.49, -0.49, 1.5000001, -2.4999999, 0];
+    expect([...codesOf(values).codes]).toEqual([127, -127, 12, 13, -12, -13, 0, 0, 2, -2, 0]);
+    const random = Array.from({ length: 1_000 }, (_, index) => Math.sin(index * 12.9898) * 43.758);
+    const { codes } = codesOf(random);
+    const toCode = 127 / Math.max(...random.map(Math.abs));
+    random.forEach((value, index) =>
+      expect(Math.abs(codes[index]! - value * toCode)).toBeLessThanOrEqual(0.5),
+    );
+  });
+
   it('gives the zero vector scale 0 and refuses values that are not finite', () => {
     expect(codesOf([0, 0, 0]).scale).toBe(0);
     expect(() => codesOf([1, Number.POSITIVE_INFINITY])).toThrow(ToolSearchError);

@@ -23,6 +23,19 @@ const PREFILTER_ITERATIONS = 10;
 /** Fixed-point scale of the subspace's axes while tools are projected onto them. */
 const BASIS_SCALE = 2 ** 14;
 
+/**
+ * 1.5 × 2⁵²: a number of magnitude under 2⁵¹ plus this has no bits left for a fraction, so the
+ * addition rounds it to an integer (ties to even) and subtracting this again gives that
+ * integer. The build quantises a million values at 10,000 tools of 100 dimensions: Math.round
+ * took 11 ms of that here, this 2.5 ms.
+ */
+const ROUNDING = 6_755_399_441_055_744;
+
+/** `value` rounded to the nearest integer (|value| < 2⁵¹; ties to even). */
+function roundToInteger(value: number): number {
+  return value + ROUNDING - ROUNDING;
+}
+
 function notFinite(): ToolSearchError {
   return new ToolSearchError(
     'INVALID_OPTIONS',
@@ -56,7 +69,7 @@ export function quantiseInto(
   // Codes span −127..127 over the largest value; the scale brings them to unit length.
   const toCode = 127 / largestValue;
   for (let index = 0; index < dimensions; index++)
-    target[offset + index] = Math.round(Number(vector[index]) * toCode);
+    target[offset + index] = roundToInteger(Number(vector[index]) * toCode);
   return largestValue / 127 / Math.sqrt(length);
 }
 
@@ -321,7 +334,7 @@ function buildSubspace(codes: Int8Array, scales: Float32Array, dimensions: numbe
   for (let tool = 0, offset = 0; tool < tools; tool++, offset += dimensions) {
     const toCode = (scales[tool]! * 127) / BASIS_SCALE;
     for (let axis = 0; axis < width; axis++) {
-      const value = Math.round(dotCodes(codes, offset, axes[axis]!, dimensions) * toCode);
+      const value = roundToInteger(dotCodes(codes, offset, axes[axis]!, dimensions) * toCode);
       row[axis] = Math.max(-127, Math.min(127, value));
     }
     for (let word = 0; word < width / 4; word++) packed[(tool * width) / 4 + word] = packCodes(row, 4 * word);
@@ -361,7 +374,7 @@ function quantiseView(view: Float32Array, dimensions: number): QuantisedView {
   const codes = new Int32Array(dimensions);
   if (largestValue === 0) return { codes, scale: 0 };
   const toCode = 127 / largestValue;
-  for (let index = 0; index < dimensions; index++) codes[index] = Math.round(view[index]! * toCode);
+  for (let index = 0; index < dimensions; index++) codes[index] = roundToInteger(view[index]! * toCode);
   return { codes, scale: largestValue / 127 };
 }
 
