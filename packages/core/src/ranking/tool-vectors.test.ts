@@ -30,9 +30,9 @@ describe('quantiseInto', () => {
     const random = Array.from({ length: 1_000 }, (_, index) => Math.sin(index * 12.9898) * 43.758);
     const { codes } = codesOf(random);
     const toCode = 127 / Math.max(...random.map(Math.abs));
-    random.forEach((value, index) =>
-      expect(Math.abs(codes[index]! - value * toCode)).toBeLessThanOrEqual(0.5),
-    );
+    for (const [index, value] of random.entries()) {
+      expect(Math.abs(codes[index]! - value * toCode)).toBeLessThanOrEqual(0.5);
+    }
   });
 
   it('gives the zero vector scale 0 and refuses values that are not finite', () => {
