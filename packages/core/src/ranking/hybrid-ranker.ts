@@ -86,6 +86,14 @@ interface Fused {
   score: number;
 }
 
+/** `pending`'s value, or undefined if it fails (the failure is reported where it happens). */
+function orUndefined<T>(pending: Promise<T>): Promise<T | undefined> {
+  return pending.then(
+    (value) => value,
+    () => undefined,
+  );
+}
+
 /** A value now or later; `then` runs `next` synchronously when it can. */
 function then<T, R>(value: MaybePromise<T>, next: (resolved: T) => MaybePromise<R>): MaybePromise<R> {
   return value instanceof Promise ? value.then(next) : next(value);
@@ -413,11 +421,7 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
     /** The catalog's vectors; a failure is reported and forgotten, so the next search retries. */
     const vectors = (): MaybePromise<ToolMatrix | undefined> => {
       if (matrix) return matrix;
-      if (pending)
-        return pending.then(
-          (value) => value,
-          () => undefined,
-        );
+      if (pending) return orUndefined(pending);
       try {
         const result = embedTools();
         if (!(result instanceof Promise)) {
@@ -436,10 +440,7 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
             throw error;
           },
         );
-        return pending.then(
-          (value) => value,
-          () => undefined,
-        );
+        return orUndefined(pending);
       } catch (error) {
         report(error);
         return undefined;
