@@ -3,7 +3,11 @@
  * keyword ranker, in one run, on ../shared/eval (every set, per split) through the bench's
  * quality harness:
  *
- *   pnpm --filter @tool-search/word-vectors run evaluate [--set metatool]... [--weight 0.15]... [--floor 0.2] [--splits] [--speed 1000,10000]
+ *   pnpm --filter @tool-search/word-vectors run evaluate [--set metatool]... [--weight 0.15]... [--floor 0.2] [--splits] [--oracle] [--speed 1000,10000]
+ *
+ * --oracle adds the similarity ranking alone (the hybrid ranker at weight 1, floor −1) and, per
+ * set, the NDCG@10 of taking for each query the better of it and the keyword ranking: the
+ * headroom a fusion could reach if it knew, per query, which side is right.
  */
 import { parseArgs } from 'node:util';
 import {
@@ -24,6 +28,7 @@ const { values } = parseArgs({
     weight: { type: 'string', multiple: true },
     floor: { type: 'string' },
     splits: { type: 'boolean', default: false },
+    oracle: { type: 'boolean', default: false },
     speed: { type: 'string' },
     queries: { type: 'string', default: '2000' },
   },
@@ -43,6 +48,18 @@ const rankers: { name: string; factory: RankerFactory }[] = [
     // empty) and a new embedder (its word lookups empty).
     factory: values.speed ? (tools: readonly ToolDescriptor[]) => hybrid(weight)(tools) : hybrid(weight),
   })),
+  ...(values.oracle && !values.speed
+    ? [
+        {
+          name: 'similarity',
+          factory: createHybridRanker({
+            embedder: createWordVectorEmbedder(),
+            weight: 1,
+            similarityFloor: -1,
+          }),
+        },
+      ]
+    : []),
 ];
 
 if (values.speed) {
@@ -65,11 +82,35 @@ if (values.speed) {
   );
   for (const report of reports) {
     const reference = base.get(report.set);
-    if (report.ranker === 'keyword' || reference === undefined) continue;
+    if (report.ranker === 'keyword' || report.ranker === 'similarity' || reference === undefined) continue;
     const delta = (metric: 'ndcg10' | 'comp5') =>
       (report.overall.metrics[metric] - reference.overall.metrics[metric]).toFixed(3);
     console.log(
       `${report.set} ${report.ranker}: ΔNDCG@10 ${delta('ndcg10')} ΔComp@5 ${delta('comp5')} (query ${report.queryMs.toFixed(3)} ms, build ${report.buildMs.toFixed(0)} ms)`,
     );
+  }
+  if (values.oracle) {
+    for (const reference of base.values()) {
+      const similarity = reports.find(
+        (report) => report.set === reference.set && report.ranker === 'similarity',
+      );
+      if (similarity === undefined) continue;
+      const similarityOf = new Map(similarity.perQuery.map((query) => [query.id, query.metrics.ndcg10]));
+      let best = 0;
+      for (const query of reference.perQuery) {
+        best += Math.max(query.metrics.ndcg10, similarityOf.get(query.id) ?? 0);
+      }
+      const keyword = reference.overall.metrics.ndcg10;
+      const oracle = best / reference.perQuery.length;
+      const taken = reports
+        .filter((report) => report.set === reference.set && report.ranker.startsWith('hybrid'))
+        .map((report) => {
+          const share = oracle > keyword ? (report.overall.metrics.ndcg10 - keyword) / (oracle - keyword) : 0;
+          return `${report.ranker} takes ${(100 * share).toFixed(0)}%`;
+        });
+      console.log(
+        `${reference.set} oracle (per query, the better of keyword and similarity): NDCG@10 ${oracle.toFixed(3)}, +${(oracle - keyword).toFixed(3)} over keyword; ${taken.join(', ')}`,
+      );
+    }
   }
 }
