@@ -55,8 +55,8 @@ const aliases: Record<string, string> = { aisdk: 'ai-sdk', ai: 'ai-sdk', vercel:
 
 /**
  * A request whose words lead the keyword ranker astray ("next week" matches analytics and
- * on-call tools; no weather tool says "temperatures" or "expected") while its meaning is the
- * weather: what the hybrid ranker is for. With the offline word vectors the search ranks a
+ * on-call tools; no weather tool says "expected", and only two match "temperatures", by its
+ * stem and weakly) while its meaning is the weather: what the hybrid ranker is for. With the offline word vectors the search ranks a
  * weather tool first (get_current_weather) and the offline planner loads the weather tool of
  * the results that takes a date (get_marine_forecast, for "next week"); with the keyword
  * ranker alone a weather tool is only fifth, and the planner loads get_retention_cohorts.
