@@ -3,9 +3,10 @@
  * keyword ranker, in one run, on ../shared/eval (every set, per split) through the bench's
  * quality harness:
  *
- *   pnpm --filter @tool-search/word-vectors run evaluate [--set metatool]... [--weight 0.15]... [--floor 0.2] [--splits] [--oracle] [--speed 1000,10000]
+ *   pnpm --filter @tool-search/word-vectors run evaluate [--set metatool]... [--weight 0.15]... [--floor 0.2] [--feedback 0.3] [--splits] [--oracle] [--speed 1000,10000]
  *
- * --oracle adds the similarity ranking alone (the hybrid ranker at weight 1, floor −1) and, per
+ * --oracle adds the similarity ranking alone (the hybrid ranker at weight 1, floor −1, no
+ * pseudo-relevance feedback) and, per
  * set, the NDCG@10 of taking for each query the better of it and the keyword ranking: the
  * headroom a fusion could reach if it knew, per query, which side is right.
  */
@@ -27,6 +28,7 @@ const { values } = parseArgs({
     set: { type: 'string', multiple: true },
     weight: { type: 'string', multiple: true },
     floor: { type: 'string' },
+    feedback: { type: 'string' },
     splits: { type: 'boolean', default: false },
     oracle: { type: 'boolean', default: false },
     speed: { type: 'string' },
@@ -39,11 +41,12 @@ const hybrid = (weight: string): RankerFactory =>
     embedder: createWordVectorEmbedder(),
     ...(weight === 'default' ? {} : { weight: Number(weight) }),
     ...(values.floor === undefined ? {} : { similarityFloor: Number(values.floor) }),
+    ...(values.feedback === undefined ? {} : { feedback: Number(values.feedback) }),
   });
 const rankers: { name: string; factory: RankerFactory }[] = [
   { name: 'keyword', factory: (tools) => createKeywordRanker(tools) },
   ...(values.weight ?? ['default']).map((weight) => ({
-    name: `hybrid${weight === 'default' ? '' : ` w=${weight}`}${values.floor === undefined ? '' : ` floor=${values.floor}`}`,
+    name: `hybrid${weight === 'default' ? '' : ` w=${weight}`}${values.floor === undefined ? '' : ` floor=${values.floor}`}${values.feedback === undefined ? '' : ` feedback=${values.feedback}`}`,
     // Timed builds each start cold, as a first build does: a new factory (its vector cache
     // empty) and a new embedder (its word lookups empty).
     factory: values.speed ? (tools: readonly ToolDescriptor[]) => hybrid(weight)(tools) : hybrid(weight),
@@ -56,6 +59,7 @@ const rankers: { name: string; factory: RankerFactory }[] = [
             embedder: createWordVectorEmbedder(),
             weight: 1,
             similarityFloor: -1,
+            feedback: 0,
           }),
         },
       ]

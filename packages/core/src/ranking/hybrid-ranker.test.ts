@@ -406,81 +406,139 @@ describe('createHybridRanker', () => {
     }
   });
 
-  it('ranks as fusing every tool would: no tool found by similarity alone is missed', () => {
-    // A brute-force reference: every tool's fused score (the lexical score read along the
-    // lexical order, the cosine of exact float vectors), best first. The ranker skips the
-    // similarity scan when its lexical candidates already outscore any tool found by similarity
-    // alone; this checks that the skip never changes the answer. The lexical ranking is
-    // scripted (random tools, random scores), so every case happens: strong, weak, none.
-    const words = Object.keys(CONCEPTS);
-    let seed = 11;
-    const random = () => {
-      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-      return seed / 2 ** 32;
-    };
-    const pick = (count: number) =>
-      Array.from({ length: count }, () => words[Math.floor(random() * words.length)]!);
-    const catalog: ToolDescriptor[] = Array.from({ length: 120 }, (_, index) => ({
-      name: `tool_${index}`,
-      description: pick(1 + Math.floor(random() * 3)).join(' '),
-    }));
-    let scripted: SearchResult[] = [];
-    const weight = 0.35;
-    const floor = 0.2;
-    const ranker = createHybridRanker({
-      embedder: conceptEmbedder(),
-      weight,
-      similarityFloor: floor,
-      lexical: () => ({ search: () => scripted }),
-    })(catalog);
-    const unitOf = (text: string): Float32Array => {
-      const vector = conceptVector(text);
-      const length = Math.hypot(...vector);
-      return length > 0 ? vector.map((value) => value / length) : vector;
-    };
-    const toolVectors = catalog.map((tool) => unitOf(defaultToolText(tool)));
-    let skipped = 0;
-    for (let trial = 0; trial < 300; trial++) {
-      const query = pick(1 + Math.floor(random() * 2)).join(' ');
-      const topK = 1 + Math.floor(random() * 6);
-      // Up to 30 lexical results, best first, all strong, all weak or mixed.
-      const top = random();
-      let score = top;
-      scripted = Array.from({ length: Math.floor(random() * 31) }, () => {
-        score *= 0.7 + 0.3 * random();
-        return { name: catalog[Math.floor(random() * catalog.length)]!.name, description: '', score };
-      });
-      const lexicalScores = new Map<string, number>();
-      for (const result of scripted)
-        if (!lexicalScores.has(result.name)) lexicalScores.set(result.name, result.score);
-      const view = unitOf(query);
-      const reference = catalog
-        .map((tool, position) => {
-          const cosine = toolVectors[position]!.reduce((sum, value, axis) => sum + value * view[axis]!, 0);
-          const semantic = Math.min(1, Math.max(0, (cosine - floor) / (1 - floor)));
-          return {
-            name: tool.name,
-            score: (1 - weight) * (lexicalScores.get(tool.name) ?? 0) + weight * semantic,
-          };
-        })
-        .filter((entry) => entry.score > 0)
-        .sort((left, right) => right.score - left.score);
-      const results = now(ranker.search(query, { topK }));
-      expect(results.length).toBe(Math.min(topK, reference.length));
-      // Same scores up to int8 rounding, and nothing that scores clearly better left out.
-      const expected = new Map(reference.map((entry) => [entry.name, entry.score]));
-      for (const result of results) expect(result.score).toBeCloseTo(expected.get(result.name)!, 2);
-      const cut = results.at(-1)?.score ?? 1;
-      const missed = reference.filter(
-        (entry) => entry.score > cut + 0.01 && !results.some((result) => result.name === entry.name),
-      );
-      expect(missed).toEqual([]);
-      if (scripted.filter((result) => (1 - weight) * result.score >= weight).length >= topK) skipped++;
-    }
-    // Both paths ran: searches answered from lexical candidates alone, and searches that scanned.
-    expect(skipped).toBeGreaterThan(20);
-    expect(skipped).toBeLessThan(280);
-  });
+  it.each([
+    { feedback: 0, label: 'without feedback' },
+    { feedback: 0.3, label: 'with feedback' },
+  ])(
+    'ranks as fusing every tool would ($label): no tool found by similarity alone is missed',
+    ({ feedback }) => {
+      // A brute-force reference: every tool's fused score (the lexical score read along the
+      // lexical order, the cosine of exact float vectors), best first; with feedback, the request's
+      // vector moved towards the mean of the two leading tools' vectors, and every tool scored
+      // again. The ranker skips the similarity scan when its lexical candidates already outscore
+      // any tool found by similarity alone; this checks that the skip never changes the answer,
+      // nor the leading tools of the feedback. The lexical ranking is scripted (random tools,
+      // random scores), so every case happens: strong, weak, none.
+      const words = Object.keys(CONCEPTS);
+      let seed = 11;
+      const random = () => {
+        seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+        return seed / 2 ** 32;
+      };
+      const pick = (count: number) =>
+        Array.from({ length: count }, () => words[Math.floor(random() * words.length)]!);
+      const catalog: ToolDescriptor[] = Array.from({ length: 120 }, (_, index) => ({
+        name: `tool_${index}`,
+        description: pick(1 + Math.floor(random() * 3)).join(' '),
+      }));
+      let scripted: SearchResult[] = [];
+      const weight = 0.35;
+      const floor = 0.2;
+      const ranker = createHybridRanker({
+        embedder: conceptEmbedder(),
+        weight,
+        similarityFloor: floor,
+        feedback,
+        lexical: () => ({ search: () => scripted }),
+      })(catalog);
+      const unit = (vector: Float32Array): Float32Array => {
+        const length = Math.hypot(...vector);
+        return length > 0 ? vector.map((value) => value / length) : vector;
+      };
+      const toolVectors = catalog.map((tool) => unit(conceptVector(defaultToolText(tool))));
+      let skipped = 0;
+      let ambiguous = 0;
+      /** Trials whose top results the feedback changes. */
+      let reordered = 0;
+      for (let trial = 0; trial < 300; trial++) {
+        const query = pick(1 + Math.floor(random() * 2)).join(' ');
+        const topK = 1 + Math.floor(random() * 6);
+        // Up to 30 lexical results, best first, all strong, all weak or mixed.
+        const top = random();
+        let score = top;
+        scripted = Array.from({ length: Math.floor(random() * 31) }, () => {
+          score *= 0.7 + 0.3 * random();
+          return { name: catalog[Math.floor(random() * catalog.length)]!.name, description: '', score };
+        });
+        const lexical = new Map<string, { score: number; order: number }>();
+        scripted.forEach((result, order) => {
+          if (!lexical.has(result.name)) lexical.set(result.name, { score: result.score, order });
+        });
+        const fusedAgainst = (view: Float32Array) =>
+          catalog
+            .map((tool, position) => {
+              const cosine = toolVectors[position]!.reduce(
+                (sum, value, axis) => sum + value * view[axis]!,
+                0,
+              );
+              const semantic = Math.min(1, Math.max(0, (cosine - floor) / (1 - floor)));
+              const known = lexical.get(tool.name);
+              return {
+                name: tool.name,
+                position,
+                order: known?.order ?? Number.POSITIVE_INFINITY,
+                score: (1 - weight) * (known?.score ?? 0) + weight * semantic,
+              };
+            })
+            .filter((entry) => entry.score > 0)
+            .sort(
+              (left, right) =>
+                right.score - left.score ||
+                left.order - right.order ||
+                (left.name < right.name ? -1 : left.name > right.name ? 1 : 0),
+            );
+        let view = unit(conceptVector(query));
+        if (feedback > 0) {
+          const first = fusedAgainst(view);
+          const leading = first.slice(0, 2);
+          // int8 vectors can swap the second and third leading tools when their float scores
+          // nearly tie: where those tools' vectors differ, such a trial has no single right
+          // answer (the feedback would differ too).
+          const differs = (left: number, right: number) =>
+            toolVectors[left]!.reduce((sum, value, axis) => sum + value * toolVectors[right]![axis]!, 0) <
+            0.99;
+          if (
+            (first.length > 2 &&
+              first[1]!.score - first[2]!.score < 0.005 &&
+              differs(first[1]!.position, first[2]!.position)) ||
+            (leading.length === 2 && leading[1]!.score < 0.005)
+          ) {
+            ambiguous++;
+            continue;
+          }
+          if (leading.length > 0 && view.some((value) => value !== 0)) {
+            const moved = view.map(
+              (value, axis) =>
+                value +
+                (feedback * leading.reduce((sum, entry) => sum + toolVectors[entry.position]![axis]!, 0)) /
+                  leading.length,
+            );
+            view = unit(moved);
+          }
+        }
+        const reference = fusedAgainst(view);
+        const plain = fusedAgainst(unit(conceptVector(query)));
+        if (reference.slice(0, topK).some((entry, rank) => entry.name !== plain[rank]?.name)) reordered++;
+        const results = now(ranker.search(query, { topK }));
+        expect(results.length).toBe(Math.min(topK, reference.length));
+        // Same scores up to int8 rounding, and nothing that scores clearly better left out.
+        const expected = new Map(reference.map((entry) => [entry.name, entry.score]));
+        for (const result of results) expect(result.score).toBeCloseTo(expected.get(result.name)!, 2);
+        const cut = results.at(-1)?.score ?? 1;
+        const missed = reference.filter(
+          (entry) => entry.score > cut + 0.01 && !results.some((result) => result.name === entry.name),
+        );
+        expect(missed).toEqual([]);
+        const needed = feedback > 0 ? Math.max(topK, 2) : topK;
+        if (scripted.filter((result) => (1 - weight) * result.score >= weight).length >= needed) skipped++;
+      }
+      // Both paths ran: searches answered from lexical candidates alone, and searches that scanned.
+      expect(skipped).toBeGreaterThan(20);
+      expect(skipped).toBeLessThan(280);
+      expect(ambiguous).toBeLessThan(15);
+      expect(reordered > 10).toBe(feedback > 0);
+    },
+  );
 
   it('rejects bad options and bad queries with typed errors', () => {
     const invalid = (run: () => unknown, code: string) => {
@@ -497,6 +555,9 @@ describe('createHybridRanker', () => {
     invalid(() => createHybridRanker({ embedder: conceptEmbedder(), weight: 2 }), 'INVALID_OPTIONS');
     invalid(() => createHybridRanker({ embedder: conceptEmbedder(), weight: Number.NaN }), 'INVALID_OPTIONS');
     invalid(() => createHybridRanker({ embedder: conceptEmbedder(), similarityFloor: 1 }), 'INVALID_OPTIONS');
+    for (const feedback of [-0.1, 1.5, Number.NaN, '0.3' as never]) {
+      invalid(() => createHybridRanker({ embedder: conceptEmbedder(), feedback }), 'INVALID_OPTIONS');
+    }
     invalid(
       () => createHybridRanker({ embedder: conceptEmbedder({ embedQueries: 'no' as never }) }),
       'INVALID_OPTIONS',

@@ -14,6 +14,7 @@ import { createKeywordRanker, MAX_QUERY_LENGTH } from './keyword-ranker';
 import { validateSearchOptions } from './search-options';
 import { requestParts } from './split-clauses';
 import {
+  feedbackViews,
   finishMatrix,
   QueryViews,
   quantiseInto,
@@ -36,6 +37,12 @@ export interface HybridRankerOptions {
   readonly weight?: number;
   /** A cosine at or below this counts as no similarity (default 0.2). */
   readonly similarityFloor?: number;
+  /**
+   * Pseudo-relevance feedback, 0..1 (default 0.3): the request's vectors are moved towards the
+   * mean vector of the two tools that lead the fused ranking, by this share of it, and every
+   * candidate's similarity is measured again. 0 turns it off.
+   */
+  readonly feedback?: number;
   /** The text embedded for a tool (default: its name, description, tags and parameter names). */
   readonly toolText?: (tool: ToolDescriptor) => string;
   /**
@@ -71,8 +78,20 @@ const QUERY_CACHE_SIZE = 256;
  * likeness (rescaled like the similarity) to a tool already picked.
  */
 const DIVERSITY = 0.3;
+/** Leading tools whose vectors the request's views are moved towards (pseudo-relevance feedback). */
+export const FEEDBACK_TOOLS = 2;
+/** How far, by default: the share of those tools' mean vector added to each view before it is made unit length. */
+const DEFAULT_FEEDBACK = 0.3;
 /** Parameter names taken from a schema for the default tool text. */
 const MAX_PARAMETER_NAMES = 32;
+
+/** A tool a search considers: from the lexical ranking, or found by similarity alone. */
+interface Candidate {
+  /** The lexical score, read along the lexical order (0 for a tool found by similarity alone). */
+  readonly lexical: number;
+  readonly order: number;
+  readonly description: string | undefined;
+}
 
 /** A candidate of a search, with its parts of the fused score. */
 interface Fused {
@@ -288,6 +307,65 @@ function assembleToolMatrix(
   return finishMatrix(codes, scales, dimensions);
 }
 
+/** The fused score: a tool the lexical ranker scores 1 stays first; `penalty` lowers the similarity. */
+function fusedScore(entry: Fused, weight: number, penalty: number): number {
+  return entry.lexical >= 1
+    ? 1
+    : (1 - weight) * entry.lexical + weight * Math.max(0, entry.semantic - penalty);
+}
+
+/** Whether `left` ranks before `right`: the higher score, then the lexical order, then the name. */
+function before(left: Fused, right: Fused, tools: readonly ToolDescriptor[]): boolean {
+  return (
+    left.score > right.score ||
+    (left.score === right.score &&
+      (left.order < right.order ||
+        (left.order === right.order && tools[left.position]!.name < tools[right.position]!.name)))
+  );
+}
+
+/** The pool scored and sorted, best first. */
+function rankByScore(pool: Fused[], weight: number, tools: readonly ToolDescriptor[]): Fused[] {
+  for (const entry of pool) entry.score = fusedScore(entry, weight, 0);
+  return pool.sort((left, right) => (before(left, right, tools) ? -1 : before(right, left, tools) ? 1 : 0));
+}
+
+/**
+ * For a request in several parts, the best `count` of the pool picked one by one, each
+ * candidate's similarity lowered by its likeness to the tools already picked (maximal marginal
+ * relevance), so that the similarity term does not lift a second tool for the same part above
+ * the tool for another part, undoing the lexical ranker's coverage of every part.
+ */
+function rankByMarginalRelevance(
+  pool: Fused[],
+  query: QueryViews,
+  count: number,
+  weight: number,
+  floor: number,
+  tools: readonly ToolDescriptor[],
+): Fused[] {
+  const scale = 1 / (1 - floor);
+  const picked: Fused[] = [];
+  const penalties = new Float64Array(pool.length);
+  const remaining = pool.map((_, index) => index);
+  while (picked.length < count && remaining.length > 0) {
+    let best = 0;
+    for (let slot = 0; slot < remaining.length; slot++) {
+      const index = remaining[slot]!;
+      pool[index]!.score = fusedScore(pool[index]!, weight, penalties[index]!);
+      if (slot > 0 && before(pool[index]!, pool[remaining[best]!]!, tools)) best = slot;
+    }
+    const chosen = pool[remaining[best]!]!;
+    remaining.splice(best, 1);
+    picked.push(chosen);
+    for (const index of remaining) {
+      const likeness = Math.max(0, (query.between(chosen.position, pool[index]!.position) - floor) * scale);
+      penalties[index] = Math.max(penalties[index]!, DIVERSITY * likeness);
+    }
+  }
+  return picked;
+}
+
 /**
  * A ranker factory that fuses a lexical ranking with embedding similarity. For each search,
  * the candidates are the lexical results and the tools most similar to the request or to
@@ -296,9 +374,12 @@ function assembleToolMatrix(
  * `(1 − weight) × lexical + weight × similarity`, where the lexical score is read along the
  * lexical ranker's own order (so its choices, such as covering every part of a request, are
  * kept) and the similarity is the cosine rescaled from `similarityFloor`..1 to 0..1. Scores
- * stay in 0..1; a tool the lexical ranker scores 1 (named exactly) stays first. A tool found
- * by similarity alone scores at most `weight`, so when `topK` lexical candidates are sure to
- * score more, the search for such tools is skipped: same answer, a fraction of the work.
+ * stay in 0..1; a tool the lexical ranker scores 1 (named exactly) stays first. The candidates
+ * are ranked twice: the request's vectors are moved towards those of the two leading tools
+ * (pseudo-relevance feedback, `feedback`), and the similarity measured again. A tool found by
+ * similarity alone scores at most `weight`, so when `topK` lexical candidates (and at least
+ * two) are sure to score more, the search for such tools is skipped: same answer, a fraction
+ * of the work.
  *
  * Tool vectors are computed once per catalog, when the factory is called, and kept by text,
  * so a catalog rebuilt with the same tools costs no embedding call. With an asynchronous
@@ -321,6 +402,7 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
     throw new ToolSearchError('INVALID_OPTIONS', 'the embedder’s embedQueries must be a method when given');
   }
   const weight = checkFraction('weight', options.weight ?? DEFAULT_WEIGHT);
+  const feedback = checkFraction('feedback', options.feedback ?? DEFAULT_FEEDBACK);
   const floor = options.similarityFloor ?? DEFAULT_SIMILARITY_FLOOR;
   if (typeof floor !== 'number' || !(floor >= -1 && floor < 1)) {
     throw new ToolSearchError(
@@ -499,11 +581,7 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
         return lexicalResults.filter((result) => result.score >= minScore).slice(0, topK);
       }
       const { matrix: ready, views } = found;
-      const query = new QueryViews(ready, views);
-      const candidates = new Map<
-        number,
-        { lexical: number; order: number; description: string | undefined; cosine: number }
-      >();
+      const candidates = new Map<number, Candidate>();
       let running = 1;
       lexicalResults.forEach((result, order) => {
         const position = positions.get(result.name);
@@ -511,12 +589,7 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
         const score = Math.min(1, Math.max(0, Number(result.score) || 0));
         // Read along the lexical order: a tool placed below another never scores above it.
         running = Math.min(running, score);
-        candidates.set(position, {
-          lexical: running,
-          order,
-          description: result.description,
-          cosine: Number.NaN,
-        });
+        candidates.set(position, { lexical: running, order, description: result.description });
       });
       // A tool found by similarity alone scores at most `weight`. Once `topK` lexical
       // candidates are sure to score at least that, none can reach the results: the scan for
@@ -525,76 +598,62 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
       for (const candidate of candidates.values()) {
         if (candidate.lexical >= 1 || (1 - weight) * candidate.lexical >= weight) assured++;
       }
-      if (assured < topK) {
-        const wanted = Math.max(SEMANTIC_CANDIDATES, 2 * topK);
-        const similar = semanticCandidates(query, ready, wanted, scratch);
-        similar.tools.forEach((position, index) => {
-          const cosine = similar.similarities[index]!;
-          const known = candidates.get(position);
-          if (known) known.cosine = cosine;
-          else
-            candidates.set(position, {
-              lexical: 0,
-              order: Number.POSITIVE_INFINITY,
-              description: undefined,
-              cosine,
-            });
-        });
-      }
-      const scale = 1 / (1 - floor);
-      const pool: Fused[] = [];
-      for (const [position, candidate] of candidates) {
-        const cosine = Number.isNaN(candidate.cosine) ? query.best(position) : candidate.cosine;
-        pool.push({
-          position,
-          lexical: candidate.lexical,
-          semantic: Math.min(1, Math.max(0, (cosine - floor) * scale)),
-          order: candidate.order,
-          description: candidate.description,
-          score: 0,
-        });
-      }
-      const fusedScore = (entry: Fused, penalty: number): number =>
-        entry.lexical >= 1
-          ? 1
-          : (1 - weight) * entry.lexical + weight * Math.max(0, entry.semantic - penalty);
-      const before = (left: Fused, right: Fused): boolean =>
-        left.score > right.score ||
-        (left.score === right.score &&
-          (left.order < right.order ||
-            (left.order === right.order && tools[left.position]!.name < tools[right.position]!.name)));
-      let scored: Fused[];
-      if (views.length < 2) {
-        for (const entry of pool) entry.score = fusedScore(entry, 0);
-        scored = pool.sort((left, right) => (before(left, right) ? -1 : before(right, left) ? 1 : 0));
-      } else {
-        // A request in several parts: pick one by one, each candidate's similarity lowered by
-        // its likeness to the tools already picked (maximal marginal relevance), so that the
-        // similarity term does not lift a second tool for the same part above the tool for
-        // another part, undoing the lexical ranker's coverage of every part.
-        scored = [];
-        const penalties = new Float64Array(pool.length);
-        const remaining = pool.map((_, index) => index);
-        while (scored.length < topK && remaining.length > 0) {
-          let best = 0;
-          for (let slot = 0; slot < remaining.length; slot++) {
-            const index = remaining[slot]!;
-            pool[index]!.score = fusedScore(pool[index]!, penalties[index]!);
-            if (slot > 0 && before(pool[index]!, pool[remaining[best]!]!)) best = slot;
-          }
-          const chosen = pool[remaining[best]!]!;
-          remaining.splice(best, 1);
-          scored.push(chosen);
-          for (const index of remaining) {
-            const likeness = Math.max(
-              0,
-              (query.between(chosen.position, pool[index]!.position) - floor) * scale,
-            );
-            penalties[index] = Math.max(penalties[index]!, DIVERSITY * likeness);
-          }
+      // The feedback needs the true leading tools too, so the scan is skipped only when the
+      // lexical candidates alone are sure to provide them as well.
+      const scans = assured < (feedback > 0 ? Math.max(topK, FEEDBACK_TOOLS) : topK);
+
+      /** The candidates scored against `query` (the scan adds the tools most similar to it), best `count` first. */
+      const rank = (query: QueryViews, count: number): Fused[] => {
+        const scanned = new Map<number, number>();
+        if (scans) {
+          const similar = semanticCandidates(query, ready, Math.max(SEMANTIC_CANDIDATES, 2 * topK), scratch);
+          similar.tools.forEach((position, index) => {
+            scanned.set(position, similar.similarities[index]!);
+            if (!candidates.has(position)) {
+              candidates.set(position, {
+                lexical: 0,
+                order: Number.POSITIVE_INFINITY,
+                description: undefined,
+              });
+            }
+          });
         }
+        const scale = 1 / (1 - floor);
+        const pool: Fused[] = [];
+        for (const [position, candidate] of candidates) {
+          const cosine = scanned.get(position) ?? query.best(position);
+          pool.push({
+            position,
+            lexical: candidate.lexical,
+            semantic: Math.min(1, Math.max(0, (cosine - floor) * scale)),
+            order: candidate.order,
+            description: candidate.description,
+            score: 0,
+          });
+        }
+        return views.length < 2
+          ? rankByScore(pool, weight, tools)
+          : rankByMarginalRelevance(pool, query, count, weight, floor, tools);
+      };
+
+      const first = new QueryViews(ready, views);
+      let ranked: Fused[];
+      if (feedback === 0) {
+        ranked = rank(first, topK);
+      } else {
+        // Pseudo-relevance feedback: the request's views moved towards the vectors of the tools
+        // that lead the fused ranking, then every candidate scored again against them. Word
+        // vectors place a request by its topic words and its names alike; the leading tools,
+        // chosen mostly by the words, pull it towards the catalog's reading of that topic.
+        const leading = rank(first, FEEDBACK_TOOLS)
+          .slice(0, FEEDBACK_TOOLS)
+          .filter((entry) => entry.score > 0)
+          .map((entry) => entry.position);
+        // No candidate scores above 0: the views would not move, and the answer is empty.
+        if (leading.length === 0) return [];
+        ranked = rank(new QueryViews(ready, feedbackViews(ready, views, leading, feedback)), topK);
       }
-      scored = scored.filter((entry) => entry.score > 0 && entry.score >= minScore);
+      const scored = ranked.filter((entry) => entry.score > 0 && entry.score >= minScore);
       return scored.slice(0, topK).map(({ position, score, description }) => {
         const tool = tools[position]!;
         return {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ToolSearchError } from '../errors';
 import {
+  feedbackViews,
   finishMatrix,
   QueryViews,
   quantiseInto,
@@ -118,5 +119,43 @@ describe('semanticCandidates', () => {
     expect([...found.tools].sort()).toEqual([0, 3]);
     for (const similarity of found.similarities) expect(similarity).toBeCloseTo(1, 2);
     expect(query.best(2)).toBeCloseTo(Math.SQRT1_2, 2);
+  });
+});
+
+describe('feedbackViews', () => {
+  const vectors = [
+    [1, 0, 0],
+    [0, 1, 0],
+    [0, 0, 2],
+  ];
+  const codes = new Int8Array(vectors.length * 3);
+  const scales = Float32Array.from(vectors, (vector, tool) => quantiseInto(vector, 3, codes, tool * 3));
+  const matrix = finishMatrix(codes, scales, 3);
+
+  it('moves each view towards the mean of the given tools’ unit vectors, at unit length', () => {
+    const [whole, part] = feedbackViews(
+      matrix,
+      [Float32Array.of(0, 0, 1), Float32Array.of(1, 0, 0)],
+      [0, 2],
+      0.5,
+    );
+    // (0, 0, 1) + 0.5 × (0.5, 0, 0.5) = (0.25, 0, 1.25); (1, 0, 0) + … = (1.25, 0, 0.25).
+    const length = Math.hypot(0.25, 1.25);
+    expect([...whole!].map((value) => Number(value.toFixed(2)))).toEqual([
+      Number((0.25 / length).toFixed(2)),
+      0,
+      Number((1.25 / length).toFixed(2)),
+    ]);
+    expect(Math.hypot(...part!)).toBeCloseTo(1, 5);
+    expect(part![0]! / part![2]!).toBeCloseTo(5, 1);
+  });
+
+  it('leaves a view without a vector as it is, and every view with share 0', () => {
+    const zero = new Float32Array(3);
+    const view = Float32Array.of(0, 0.6, 0.8);
+    const [same, moved] = feedbackViews(matrix, [zero, view], [0], 0);
+    expect(same).toBe(zero);
+    expect([...moved!].map((value) => Number(value.toFixed(3)))).toEqual([0, 0.6, 0.8]);
+    expect([...feedbackViews(matrix, [zero], [0, 1], 1)[0]!]).toEqual([0, 0, 0]);
   });
 });

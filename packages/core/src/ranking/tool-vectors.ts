@@ -395,6 +395,35 @@ function dotCodes(codes: Int8Array, offset: number, view: Int32Array, dimensions
   return sum0 + sum1 + sum2 + sum3;
 }
 
+/**
+ * Pseudo-relevance feedback (Rocchio's): each view moved towards the mean vector of `tools` (the
+ * search's leading results) by `share` of that mean, at unit length. A view with no vector (a
+ * request of words the embedder does not know) stays without one: the feedback refines what
+ * the request says, it does not stand in for it.
+ */
+export function feedbackViews(
+  matrix: ToolMatrix,
+  views: readonly Float32Array[],
+  tools: readonly number[],
+  share: number,
+): Float32Array[] {
+  const { codes, scales, dimensions } = matrix;
+  const mean = new Float64Array(dimensions);
+  for (const tool of tools) {
+    const factor = scales[tool]! / tools.length;
+    for (let index = 0, offset = tool * dimensions; index < dimensions; index++, offset++)
+      mean[index]! += codes[offset]! * factor;
+  }
+  return views.map((view) => {
+    let length = 0;
+    for (let index = 0; index < dimensions; index++) length += view[index]! * view[index]!;
+    if (length === 0) return view;
+    const moved = new Float32Array(dimensions);
+    for (let index = 0; index < dimensions; index++) moved[index] = view[index]! + share * mean[index]!;
+    return unitVector(moved, dimensions);
+  });
+}
+
 /** A search's views (the whole request and its parts), quantised once for every exact check. */
 export class QueryViews {
   private readonly quantised: readonly QuantisedView[];
