@@ -79,7 +79,7 @@ const QUERY_CACHE_SIZE = 256;
  */
 const DIVERSITY = 0.3;
 /** Leading tools whose vectors the request's views are moved towards (pseudo-relevance feedback). */
-export const FEEDBACK_TOOLS = 2;
+const FEEDBACK_TOOLS = 2;
 /** How far, by default: the share of those tools' mean vector added to each view before it is made unit length. */
 const DEFAULT_FEEDBACK = 0.3;
 /** Parameter names taken from a schema for the default tool text. */
