@@ -410,6 +410,8 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
       `similarityFloor must be a number in -1..1, got ${String(floor)}`,
     );
   }
+  /** Rescales a cosine from floor..1 to 0..1. */
+  const similarityScale = 1 / (1 - floor);
   const cacheSize = options.cacheSize ?? DEFAULT_CACHE_SIZE;
   if (typeof cacheSize !== 'number' || !(cacheSize >= 0)) {
     throw new ToolSearchError('INVALID_OPTIONS', `cacheSize must be a number ≥ 0, got ${String(cacheSize)}`);
@@ -618,14 +620,13 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
             }
           });
         }
-        const scale = 1 / (1 - floor);
         const pool: Fused[] = [];
         for (const [position, candidate] of candidates) {
           const cosine = scanned.get(position) ?? query.best(position);
           pool.push({
             position,
             lexical: candidate.lexical,
-            semantic: Math.min(1, Math.max(0, (cosine - floor) * scale)),
+            semantic: Math.min(1, Math.max(0, (cosine - floor) * similarityScale)),
             order: candidate.order,
             description: candidate.description,
             score: 0,

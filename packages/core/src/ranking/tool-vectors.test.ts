@@ -6,6 +6,7 @@ import {
   QueryViews,
   quantiseInto,
   semanticCandidates,
+  type ToolMatrix,
   textKey,
   VectorCache,
 } from './tool-vectors';
@@ -102,6 +103,13 @@ describe('VectorCache', () => {
   });
 });
 
+/** A catalog matrix of three-dimension tool vectors. */
+function matrixOf(vectors: readonly (readonly number[])[]): ToolMatrix {
+  const codes = new Int8Array(vectors.length * 3);
+  const scales = Float32Array.from(vectors, (vector, tool) => quantiseInto(vector, 3, codes, tool * 3));
+  return finishMatrix(codes, scales, 3);
+}
+
 describe('semanticCandidates', () => {
   it('finds the tools most similar to any view, with their cosines, in a catalog scanned in full', () => {
     const vectors = [
@@ -110,9 +118,7 @@ describe('semanticCandidates', () => {
       [0.7, 0.7, 0],
       [0, 0, 1],
     ];
-    const codes = new Int8Array(vectors.length * 3);
-    const scales = Float32Array.from(vectors, (vector, tool) => quantiseInto(vector, 3, codes, tool * 3));
-    const matrix = finishMatrix(codes, scales, 3);
+    const matrix = matrixOf(vectors);
     expect(matrix.subspace()).toBeUndefined();
     const query = new QueryViews(matrix, [Float32Array.of(1, 0, 0), Float32Array.of(0, 0, 1)]);
     const found = semanticCandidates(query, matrix, 2, new Int32Array(vectors.length));
@@ -123,14 +129,11 @@ describe('semanticCandidates', () => {
 });
 
 describe('feedbackViews', () => {
-  const vectors = [
+  const matrix = matrixOf([
     [1, 0, 0],
     [0, 1, 0],
     [0, 0, 2],
-  ];
-  const codes = new Int8Array(vectors.length * 3);
-  const scales = Float32Array.from(vectors, (vector, tool) => quantiseInto(vector, 3, codes, tool * 3));
-  const matrix = finishMatrix(codes, scales, 3);
+  ]);
 
   it('moves each view towards the mean of the given tools’ unit vectors, at unit length', () => {
     const [whole, part] = feedbackViews(
