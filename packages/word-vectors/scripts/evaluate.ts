@@ -3,7 +3,11 @@
  * keyword ranker, in one run, on ../shared/eval (every set, per split) through the bench's
  * quality harness:
  *
- *   pnpm --filter @tool-search/word-vectors run evaluate [--set metatool]... [--weight 0.15]... [--floor 0.2] [--feedback 0.3] [--splits] [--oracle] [--speed 1000,10000]
+ *   pnpm --filter @tool-search/word-vectors run evaluate [--set metatool]... [--weight 0.15]... [--floor 0.2] [--feedback 0.3] [--splits] [--oracle] [--speed 1000,10000] [--embedder use]
+ *
+ * --embedder use measures a reference sentence encoder (Universal Sentence Encoder lite,
+ * offline, see scripts/sentence-encoder.ts) in place of the word vectors: what a better
+ * embedder gives the same fusion. It is slow (minutes per set), and not for --speed.
  *
  * --oracle adds the similarity ranking alone (the hybrid ranker at weight 1, floor −1, no
  * pseudo-relevance feedback) and, per
@@ -14,6 +18,7 @@ import { parseArgs } from 'node:util';
 import {
   createHybridRanker,
   createKeywordRanker,
+  type Embedder,
   type RankerFactory,
   type ToolDescriptor,
 } from '@tool-search/core';
@@ -22,6 +27,7 @@ import { type EvalReport, evaluateRanker } from '../../bench/src/quality/evaluat
 import { formatQualityTable } from '../../bench/src/quality/format';
 import { formatSpeedTable, measureSpeed } from '../../bench/src/synthetic/speed';
 import { createWordVectorEmbedder } from '../src/index';
+import { createSentenceEncoderEmbedder } from './sentence-encoder';
 
 const { values } = parseArgs({
   options: {
@@ -33,12 +39,24 @@ const { values } = parseArgs({
     oracle: { type: 'boolean', default: false },
     speed: { type: 'string' },
     queries: { type: 'string', default: '2000' },
+    embedder: { type: 'string', default: 'word-vectors' },
   },
 });
 
+if (values.embedder !== 'word-vectors' && (values.embedder !== 'use' || values.speed)) {
+  throw new Error(`--embedder is word-vectors or use (use is not for --speed), got ${values.embedder}`);
+}
+// One sentence encoder for the run: it keeps its vectors by text, so each text is embedded once.
+const sentenceEncoder = values.embedder === 'use' ? await createSentenceEncoderEmbedder() : undefined;
+if (sentenceEncoder) console.log(`embedder: ${sentenceEncoder.id}`);
+const embedder = (): Embedder => sentenceEncoder ?? createWordVectorEmbedder();
+// An encoder this slow would time out a search's wait for it.
+const timeoutMs = sentenceEncoder ? Number.POSITIVE_INFINITY : undefined;
+
 const hybrid = (weight: string): RankerFactory =>
   createHybridRanker({
-    embedder: createWordVectorEmbedder(),
+    embedder: embedder(),
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
     ...(weight === 'default' ? {} : { weight: Number(weight) }),
     ...(values.floor === undefined ? {} : { similarityFloor: Number(values.floor) }),
     ...(values.feedback === undefined ? {} : { feedback: Number(values.feedback) }),
@@ -56,7 +74,8 @@ const rankers: { name: string; factory: RankerFactory }[] = [
         {
           name: 'similarity',
           factory: createHybridRanker({
-            embedder: createWordVectorEmbedder(),
+            embedder: embedder(),
+            ...(timeoutMs === undefined ? {} : { timeoutMs }),
             weight: 1,
             similarityFloor: -1,
             feedback: 0,
