@@ -51,12 +51,12 @@ const sentenceEncoder = values.embedder === 'use' ? await createSentenceEncoderE
 if (sentenceEncoder) console.log(`embedder: ${sentenceEncoder.id}`);
 const embedder = (): Embedder => sentenceEncoder ?? createWordVectorEmbedder();
 // An encoder this slow would time out a search's wait for it.
-const timeoutMs = sentenceEncoder ? Number.POSITIVE_INFINITY : undefined;
+const waitOptions = sentenceEncoder ? { timeoutMs: Number.POSITIVE_INFINITY } : {};
 
 const hybrid = (weight: string): RankerFactory =>
   createHybridRanker({
     embedder: embedder(),
-    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    ...waitOptions,
     ...(weight === 'default' ? {} : { weight: Number(weight) }),
     ...(values.floor === undefined ? {} : { similarityFloor: Number(values.floor) }),
     ...(values.feedback === undefined ? {} : { feedback: Number(values.feedback) }),
@@ -75,7 +75,7 @@ const rankers: { name: string; factory: RankerFactory }[] = [
           name: 'similarity',
           factory: createHybridRanker({
             embedder: embedder(),
-            ...(timeoutMs === undefined ? {} : { timeoutMs }),
+            ...waitOptions,
             weight: 1,
             similarityFloor: -1,
             feedback: 0,

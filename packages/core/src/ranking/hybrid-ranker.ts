@@ -342,9 +342,9 @@ function rankByMarginalRelevance(
   count: number,
   weight: number,
   floor: number,
+  similarityScale: number,
   tools: readonly ToolDescriptor[],
 ): Fused[] {
-  const scale = 1 / (1 - floor);
   const picked: Fused[] = [];
   const penalties = new Float64Array(pool.length);
   const remaining = pool.map((_, index) => index);
@@ -359,7 +359,10 @@ function rankByMarginalRelevance(
     remaining.splice(best, 1);
     picked.push(chosen);
     for (const index of remaining) {
-      const likeness = Math.max(0, (query.between(chosen.position, pool[index]!.position) - floor) * scale);
+      const likeness = Math.max(
+        0,
+        (query.between(chosen.position, pool[index]!.position) - floor) * similarityScale,
+      );
       penalties[index] = Math.max(penalties[index]!, DIVERSITY * likeness);
     }
   }
@@ -634,7 +637,7 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
         }
         return views.length < 2
           ? rankByScore(pool, weight, tools)
-          : rankByMarginalRelevance(pool, query, count, weight, floor, tools);
+          : rankByMarginalRelevance(pool, query, count, weight, floor, similarityScale, tools);
       };
 
       const first = new QueryViews(ready, views);
