@@ -28,6 +28,7 @@ export type { WordSink } from './ranking/tokenizer';
 export { forEachWord, hashWord, normalizeText, tokenize } from './ranking/tokenizer';
 export type { ToolIndexOptions } from './ranking/tool-index';
 export { createToolIndex } from './ranking/tool-index';
+export type { WordVectors } from './ranking/word-neighbours';
 export type { WordTable } from './ranking/word-table';
 export { createWordTable } from './ranking/word-table';
 export type { StateControls } from './state-controls';

@@ -1,4 +1,9 @@
-import { createHybridRanker, type ToolDescriptor, ToolSearchError } from '@tool-search/core';
+import {
+  createHybridRanker,
+  createKeywordRanker,
+  type ToolDescriptor,
+  ToolSearchError,
+} from '@tool-search/core';
 import { describe, expect, it } from 'vitest';
 import { createVocabulary, createWordVectorEmbedder, estimateWordProbability } from './word-vector-embedder';
 
@@ -133,5 +138,31 @@ describe('createVocabulary', () => {
     for (const unknown of ['cafe', 'toString', 'w', 'zzzzzz', 'W0'])
       expect(vocabulary.find(unknown)).toBe(-1);
     expect(createVocabulary([]).find('anything')).toBe(-1);
+  });
+});
+
+describe('createWordVectorEmbedder: word vectors for the keyword ranking', () => {
+  const embedder = createWordVectorEmbedder();
+
+  it('gives a word the vector of the one-word text, and the zero vector to an unknown word', () => {
+    const words = embedder.embedWords(['sunny', 'forecast', 'zzyzxq']);
+    const texts = embedder.embed(['sunny', 'forecast', 'zzyzxq']);
+    expect(words).toEqual(texts);
+    expect(cosine(words[0]!, words[0]!)).toBeCloseTo(1, 5);
+    expect(words[2]!.every((value) => value === 0)).toBe(true);
+    expect(() => embedder.embedWords('sunny' as never)).toThrow(ToolSearchError);
+  });
+
+  it('lets the keyword ranker answer a word no tool contains ("sunny" → the weather tool)', () => {
+    const tools: ToolDescriptor[] = [
+      { name: 'get_weather', description: 'Current weather and rain for a city.' },
+      { name: 'list_events', description: 'Calendar events for a day.' },
+      { name: 'get_stock_price', description: 'Latest price of a stock.' },
+    ];
+    expect(createKeywordRanker(tools).search('is it sunny?')).toEqual([]);
+    const ranker = createKeywordRanker(tools, { wordVectors: (words) => embedder.embedWords(words) });
+    expect(ranker.search('is it sunny?').map((result) => result.name)).toEqual(['get_weather']);
+    // A word matched by meaning is a partial answer, never a full one.
+    expect(ranker.search('is it sunny?')[0]!.score).toBeLessThan(0.75);
   });
 });

@@ -56,6 +56,8 @@ export interface WordVectorEmbedderOptions {
 export interface WordVectorEmbedder extends Embedder {
   readonly dimensions: number;
   embed(texts: readonly string[]): Float32Array[];
+  /** A word's vector is its text's: the word's own vector, at unit length (zero when unknown). */
+  embedWords(words: readonly string[]): Float32Array[];
 }
 
 let shipped: WordVectorTable | undefined;
@@ -194,6 +196,12 @@ export function createWordVectorEmbedder(options: WordVectorEmbedderOptions = {}
         throw new ToolSearchError('INVALID_INPUT', 'embed expects an array of texts');
       }
       return texts.embedAll(input);
+    },
+    embedWords(words: readonly string[]): Float32Array[] {
+      if (!Array.isArray(words)) {
+        throw new ToolSearchError('INVALID_INPUT', 'embedWords expects an array of words');
+      }
+      return texts.embedAll(words);
     },
   };
 }

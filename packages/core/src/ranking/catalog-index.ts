@@ -24,6 +24,12 @@ export interface CatalogIndex {
   readonly names: readonly string[];
   readonly descriptions: readonly string[];
   readonly nameMatcher: NameMatcher;
+  /**
+   * Per term (index order): the first catalog word it was made from ('' for a term made from
+   * no indexed word). Kept only when asked for (`keepSurfaceWords`): word vectors know words,
+   * not stems.
+   */
+  readonly surfaceWords?: readonly string[];
 }
 
 /** The term of a word that is not indexed (a stopword outside a name). */
@@ -39,9 +45,20 @@ const MAX_CACHED_TEXT = 64;
  */
 export function buildCatalogIndex(
   tools: readonly ToolDescriptor[],
-  options: { fields: readonly FieldSpec[]; k1: number; stemWord: (word: string) => string },
+  options: {
+    fields: readonly FieldSpec[];
+    k1: number;
+    stemWord: (word: string) => string;
+    keepSurfaceWords?: boolean;
+  },
 ): CatalogIndex {
-  const indexer = new CatalogIndexer(options.fields, options.k1, options.stemWord, tools.length);
+  const indexer = new CatalogIndexer(
+    options.fields,
+    options.k1,
+    options.stemWord,
+    tools.length,
+    options.keepSurfaceWords === true,
+  );
   for (const tool of tools) indexer.addTool(tool);
   return indexer.finish();
 }
@@ -70,12 +87,15 @@ class CatalogIndexer implements WordSink, SchemaTextSink, NameStemmer {
   private terms: number[] | undefined = undefined;
   /** The index's terms, once built (for the stems of name words). */
   private indexTerms: readonly string[] = [];
+  /** Term → the first word it was made from (when kept). */
+  private readonly surfaceWords: string[] = [];
 
   constructor(
     fields: readonly FieldSpec[],
     k1: number,
     private readonly stemWord: (word: string) => string,
     expectedTools: number,
+    private readonly keepSurfaceWords: boolean,
   ) {
     this.builder = createInvertedIndexBuilder(fields, k1, expectedTools);
     this.indexesName = fields[FIELD_NAME]!.weight > 0;
@@ -115,7 +135,10 @@ class CatalogIndexer implements WordSink, SchemaTextSink, NameStemmer {
       queryStemmer: { stemNameWord: stemWord },
       words: nameWords,
     });
-    return { index, names, descriptions, nameMatcher };
+    if (!this.keepSurfaceWords) return { index, names, descriptions, nameMatcher };
+    const surfaceWords = this.surfaceWords;
+    for (let term = 0; term < index.terms.length; term++) surfaceWords[term] ??= '';
+    return { index, names, descriptions, nameMatcher, surfaceWords };
   }
 
   /** The stem of a name word, at hand in the term table (a stopword's is computed). */
@@ -141,7 +164,13 @@ class CatalogIndexer implements WordSink, SchemaTextSink, NameStemmer {
     const { termOfWord } = this;
     while (termOfWord.length <= entry) {
       const word = this.words.word(termOfWord.length);
-      termOfWord.push(isStopword(word) ? NOT_INDEXED : this.builder.term(this.stemWord(word)));
+      if (isStopword(word)) {
+        termOfWord.push(NOT_INDEXED);
+        continue;
+      }
+      const term = this.builder.term(this.stemWord(word));
+      if (this.keepSurfaceWords) this.surfaceWords[term] ??= word;
+      termOfWord.push(term);
     }
     return termOfWord[entry]!;
   }
@@ -171,5 +200,6 @@ keepShape(
     1,
     (word) => word,
     0,
+    false,
   ),
 );

@@ -26,4 +26,12 @@ export interface Embedder {
    * the query instruction of E5 or BGE). Without it, `embed` serves requests too.
    */
   embedQueries?(texts: readonly string[]): MaybePromise<readonly EmbeddingVector[]>;
+  /**
+   * One vector per single word, in order, answered synchronously (a zero vector for a word the
+   * model does not know): for a word-level model that answers in microseconds, such as the
+   * offline word vectors. With it, the hybrid ranker's keyword ranking lets a request word
+   * that no tool contains match the catalog words closest to it in meaning ("sunny" →
+   * "weather"). An embedding API should not offer it: it is called during a search.
+   */
+  embedWords?(words: readonly string[]): readonly EmbeddingVector[];
 }

@@ -636,3 +636,66 @@ describe('createHybridRanker', () => {
     expect(found).toBe(50);
   });
 });
+
+describe('createHybridRanker: request words no tool contains, matched by meaning', () => {
+  /** Word vectors of the concept embedder: a word outside the concepts is unknown (zero). */
+  const conceptWords = (words: readonly string[]) =>
+    words.map((word) => (Object.hasOwn(CONCEPTS, word) ? conceptVector(word) : new Float32Array(AXES)));
+  const catalog: ToolDescriptor[] = [
+    { name: 'get_forecast', description: 'Rain and weather for a city.' },
+    { name: 'list_events', description: 'Events on the calendar for tomorrow.' },
+    { name: 'send_email', description: 'Sends an email to a recipient.' },
+  ];
+
+  it('gives the keyword ranking the embedder’s word vectors when it has embedWords', () => {
+    const embedWords = vi.fn(conceptWords);
+    const ranker = createHybridRanker({ embedder: conceptEmbedder({ embedWords }), weight: 0.01 })(catalog);
+    // At weight 0.01 the fused order is the keyword ranker's: "umbrella" (unknown to the
+    // catalog) now counts as the weather words, so the forecast tool comes before the calendar.
+    const results = now(ranker.search('umbrella tomorrow', { topK: 2 }));
+    expect(results.map((result) => result.name)).toEqual(['get_forecast', 'list_events']);
+    expect(embedWords).toHaveBeenCalledWith(['umbrella']);
+    const without = createHybridRanker({
+      embedder: conceptEmbedder({ embedWords }),
+      weight: 0.01,
+      expandUnknownWords: false,
+    })(catalog);
+    embedWords.mockClear();
+    expect(now(without.search('umbrella tomorrow', { topK: 2 }))[0]!.name).toBe('list_events');
+    expect(embedWords).not.toHaveBeenCalled();
+  });
+
+  it('leaves a lexical ranker of the user’s own alone', () => {
+    const embedWords = vi.fn(conceptWords);
+    const ranker = createHybridRanker({
+      embedder: conceptEmbedder({ embedWords }),
+      lexical: (tools) => createKeywordRanker(tools),
+    })(catalog);
+    now(ranker.search('umbrella tomorrow'));
+    expect(embedWords).not.toHaveBeenCalled();
+  });
+
+  it('reports word vectors that fail to onError and answers without them', () => {
+    const onError = vi.fn();
+    const ranker = createHybridRanker({
+      embedder: conceptEmbedder({
+        embedWords: () => {
+          throw new Error('model not loaded');
+        },
+      }),
+      weight: 0.01,
+      onError,
+    })(catalog);
+    expect(now(ranker.search('umbrella tomorrow', { topK: 1 }))[0]!.name).toBe('list_events');
+    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+  });
+
+  it('rejects an embedWords or expandUnknownWords of the wrong type', () => {
+    expect(() => createHybridRanker({ embedder: conceptEmbedder({ embedWords: 1 as never }) })).toThrow(
+      /embedWords must be a method/,
+    );
+    expect(() =>
+      createHybridRanker({ embedder: conceptEmbedder(), expandUnknownWords: 'yes' as never }),
+    ).toThrow(/expandUnknownWords must be a boolean/);
+  });
+});

@@ -28,8 +28,17 @@ import {
 export interface HybridRankerOptions {
   /** Turns tool and query texts into vectors (the offline word vectors, an AI SDK model, ...). */
   readonly embedder: Embedder;
-  /** The lexical ranker whose results are fused (default: the keyword ranker). */
+  /**
+   * The lexical ranker whose results are fused (default: the keyword ranker, given the
+   * embedder's `embedWords` when it has them; see `expandUnknownWords`).
+   */
   readonly lexical?: RankerFactory;
+  /**
+   * When the embedder has `embedWords` (the offline word vectors do) and `lexical` is the
+   * default: a request word no tool contains matches the catalog words closest to it in
+   * meaning, inside the keyword ranking (default true). See the keyword ranker's `wordVectors`.
+   */
+  readonly expandUnknownWords?: boolean;
   /**
    * Share of the embedding similarity in the fused score, 0..1 (default 0.15): 0 keeps the
    * lexical ranking, 1 ranks by similarity alone.
@@ -404,6 +413,16 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
   if (embedder.embedQueries !== undefined && typeof embedder.embedQueries !== 'function') {
     throw new ToolSearchError('INVALID_OPTIONS', 'the embedder’s embedQueries must be a method when given');
   }
+  if (embedder.embedWords !== undefined && typeof embedder.embedWords !== 'function') {
+    throw new ToolSearchError('INVALID_OPTIONS', 'the embedder’s embedWords must be a method when given');
+  }
+  const expandUnknownWords = options.expandUnknownWords ?? true;
+  if (typeof expandUnknownWords !== 'boolean') {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      `expandUnknownWords must be a boolean, got ${String(expandUnknownWords)}`,
+    );
+  }
   const weight = checkFraction('weight', options.weight ?? DEFAULT_WEIGHT);
   const feedback = checkFraction('feedback', options.feedback ?? DEFAULT_FEEDBACK);
   const floor = options.similarityFloor ?? DEFAULT_SIMILARITY_FLOOR;
@@ -424,7 +443,6 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
     throw new ToolSearchError('INVALID_OPTIONS', `timeoutMs must be a number > 0, got ${String(timeoutMs)}`);
   }
   const clock = options.clock ?? systemClock;
-  const lexicalFactory = options.lexical ?? createKeywordRanker;
   const toolText = options.toolText ?? defaultToolText;
   const onError = options.onError;
   // The embedder is fixed per factory, so its vectors are kept by text alone.
@@ -447,6 +465,16 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
    * `pending`, or undefined (the search then answers lexically) once it has taken longer than
    * `timeoutMs`. It is not cancelled: what it embeds is still kept for later searches.
    */
+  const wordVectors =
+    expandUnknownWords && embedder.embedWords !== undefined
+      ? (words: readonly string[]) => embedder.embedWords!(words)
+      : undefined;
+  const lexicalFactory: RankerFactory =
+    options.lexical ??
+    (wordVectors
+      ? (tools) => createKeywordRanker(tools, { wordVectors, onError: report })
+      : createKeywordRanker);
+
   const withinTimeout = <T>(pending: Promise<T>): Promise<T | undefined> =>
     settleWithin(pending, timeoutMs, clock, () => {
       report(

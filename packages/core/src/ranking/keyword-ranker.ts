@@ -13,6 +13,7 @@ import { validateSearchOptions } from './search-options';
 import { requestParts } from './split-clauses';
 import { stem } from './stemmer';
 import { selectTop } from './top-k';
+import { createWordNeighbours, type WordVectors } from './word-neighbours';
 
 /** How much one occurrence of a word counts, by where it appears in a tool. */
 export interface FieldWeights {
@@ -35,6 +36,16 @@ export interface KeywordRankerOptions {
   readonly fuzzy?: boolean;
   /** Split a request into its parts and give each part its share of the results (default true). */
   readonly multiPart?: boolean;
+  /**
+   * Vectors of single words (an offline word model: `createWordVectorEmbedder().embedWords`
+   * from `@tool-search/word-vectors`). A request word that no tool contains, and that is no
+   * typo of a catalog word, then matches the two catalog words closest to it in meaning
+   * ("sunny" → "weather"), at 0.75 × their cosine. Off by default; the hybrid ranker turns it
+   * on when its embedder has `embedWords`. See docs/ranking.md.
+   */
+  readonly wordVectors?: WordVectors;
+  /** Called when `wordVectors` fails (throws, or gives vectors that do not fit); the search goes on without it. */
+  readonly onError?: (error: unknown) => void;
 }
 
 /** The keyword ranker answers synchronously. */
@@ -75,6 +86,17 @@ function validateRankerOptions(options: KeywordRankerOptions): {
   return { weights, k1, b };
 }
 
+/** `listener`, made safe: a listener that throws must not fail the search it reports on. */
+function reportTo(listener: (error: unknown) => void): (error: unknown) => void {
+  return (error) => {
+    try {
+      listener(error);
+    } catch {
+      // The search answers without the word vectors either way.
+    }
+  };
+}
+
 /** A word as it is, when stemming is off (module-level, as `stem`: one function for every build). */
 const keepWord = (word: string): string => word;
 
@@ -90,6 +112,13 @@ export function createKeywordRanker(
   options: KeywordRankerOptions = {},
 ): KeywordRanker {
   const { weights, k1, b } = validateRankerOptions(options);
+  const { wordVectors, onError } = options;
+  if (wordVectors !== undefined && typeof wordVectors !== 'function') {
+    throw new ToolSearchError('INVALID_OPTIONS', 'wordVectors must be a function when given');
+  }
+  if (onError !== undefined && typeof onError !== 'function') {
+    throw new ToolSearchError('INVALID_OPTIONS', 'onError must be a function when given');
+  }
   const stemming = options.stemming ?? true;
   const fuzzy = options.fuzzy ?? true;
   const multiPart = options.multiPart ?? true;
@@ -101,16 +130,23 @@ export function createKeywordRanker(
   fields[FIELD_DESCRIPTION] = { weight: weights.description, b };
   fields[FIELD_PARAMETERS] = { weight: weights.parameters, b };
   const stemOf = stemming ? stem : keepWord;
-  const { index, names, descriptions, nameMatcher } = buildCatalogIndex(tools, {
+  const { index, names, descriptions, nameMatcher, surfaceWords } = buildCatalogIndex(tools, {
     fields,
     k1,
     stemWord: stemOf,
+    keepSurfaceWords: wordVectors !== undefined,
   });
   // A perfect match of a word: one occurrence in the weightiest field (the name) at average length.
   const strongestField = Math.max(...fields.map((field) => field.weight));
   const referenceWeight = strongestField / (k1 + strongestField);
 
-  const scorer = createViewScorer(index, { stemming, fuzzy, referenceWeight });
+  const scorer = createViewScorer(index, {
+    stemming,
+    fuzzy,
+    referenceWeight,
+    ...(wordVectors && surfaceWords ? { neighbours: createWordNeighbours(surfaceWords, wordVectors) } : {}),
+    ...(onError ? { onError: reportTo(onError) } : {}),
+  });
 
   /** Relevance of a tool to a view, 0..1. */
   const relevance = (view: View, document: number): number =>

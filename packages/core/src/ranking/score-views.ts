@@ -3,6 +3,7 @@ import type { InvertedIndex } from './inverted-index';
 import { stem } from './stemmer';
 import { isStopword } from './stopwords';
 import { tokenize } from './tokenizer';
+import type { WordNeighbours } from './word-neighbours';
 
 /** A stopword in a request counts this much of a content word (it only matches tool names). */
 const STOPWORD_WEIGHT = 0.1;
@@ -12,6 +13,8 @@ const FUZZY_PENALTY = 0.5;
 const MAX_FUZZY_VARIANTS = 3;
 /** Longer words are not fuzzy-matched (they are not typos of words, and deletions grow quadratically). */
 const MAX_FUZZY_LENGTH = 24;
+/** A word matched through its meaning counts this much × the cosine of the two words' vectors. */
+const NEIGHBOUR_WEIGHT = 0.75;
 
 /** The raw scores of one view of a request (the whole request, or one of its parts). */
 export interface View {
@@ -25,8 +28,17 @@ export interface View {
 
 interface Variant {
   readonly term: number;
-  /** idf × typo penalty: the most this term adds to a tool's score, before the view's stopword factor. */
+  /**
+   * idf × typo penalty (or × the meaning discount): the most this term adds to a tool's score,
+   * before the view's stopword factor.
+   */
   readonly weight: number;
+  /**
+   * What the word counts for in the view's ideal score: its weight for the word itself or a
+   * typo of it (the stand-in is the word), the undiscounted idf for a word of like meaning
+   * (a tool matched only that way is a partial answer, never a full one).
+   */
+  readonly ideal: number;
 }
 
 export interface ViewScorer {
@@ -46,7 +58,15 @@ export interface ViewScorer {
  */
 export function createViewScorer(
   index: InvertedIndex,
-  options: { stemming: boolean; fuzzy: boolean; referenceWeight: number },
+  options: {
+    stemming: boolean;
+    fuzzy: boolean;
+    referenceWeight: number;
+    /** Catalog words of like meaning, for request words neither the catalog nor a typo of it explains. */
+    neighbours?: WordNeighbours;
+    /** Called when `neighbours` fails; the word is then left unmatched. */
+    onError?: (error: unknown) => void;
+  },
 ): ViewScorer {
   const pool: View[] = [];
   const best = new Float64Array(index.size);
@@ -55,12 +75,37 @@ export function createViewScorer(
   let fuzzyMatcher: FuzzyMatcher | undefined;
   const frequency = (term: number): number => index.offsets[term + 1]! - index.offsets[term]!;
 
-  const variantsOf = (word: string, stop: boolean): Variant[] => {
+  /** The catalog words closest in meaning to `token` (the request word before stemming). */
+  const neighboursOf = (token: string): Variant[] => {
+    const { neighbours } = options;
+    if (neighbours === undefined) return [];
+    try {
+      return neighbours.of(token).map(({ term, similarity }) => ({
+        term,
+        weight: index.idf[term]! * NEIGHBOUR_WEIGHT * similarity,
+        ideal: index.idf[term]!,
+      }));
+    } catch (error) {
+      options.onError?.(error);
+      return [];
+    }
+  };
+
+  /**
+   * What stands in for a request word: itself when the catalog knows it; else its closest
+   * spellings in the catalog (a typo); else the catalog words closest to it in meaning.
+   */
+  const variantsOf = (word: string, token: string, stop: boolean): Variant[] => {
     const known = index.termIds.get(word);
-    if (known !== undefined && frequency(known) > 0) return [{ term: known, weight: index.idf[known]! }];
-    if (!options.fuzzy || stop || word.length > MAX_FUZZY_LENGTH) return [];
+    if (known !== undefined && frequency(known) > 0) {
+      const weight = index.idf[known]!;
+      return [{ term: known, weight, ideal: weight }];
+    }
+    if (stop) return [];
+    if (!options.fuzzy || word.length > MAX_FUZZY_LENGTH) return neighboursOf(token);
     fuzzyMatcher ??= createFuzzyMatcher(index.terms);
     const matches = fuzzyMatcher.lookup(word, maxEditsFor(word.length));
+    if (matches.length === 0) return neighboursOf(token);
     // Only the closest spellings stand in (as a spelling checker's suggestion would); among
     // them, the more common words are the likelier intent.
     const closest = matches[0]?.distance;
@@ -68,10 +113,10 @@ export function createViewScorer(
       .filter((match) => match.distance === closest)
       .sort((left, right) => frequency(right.index) - frequency(left.index) || left.index - right.index)
       .slice(0, MAX_FUZZY_VARIANTS)
-      .map((match) => ({
-        term: match.index,
-        weight: index.idf[match.index]! * FUZZY_PENALTY ** match.distance,
-      }));
+      .map((match) => {
+        const weight = index.idf[match.index]! * FUZZY_PENALTY ** match.distance;
+        return { term: match.index, weight, ideal: weight };
+      });
   };
 
   /** Adds `scale × weight` of each posting of `term` to a view. */
@@ -99,7 +144,7 @@ export function createViewScorer(
         return view;
       });
       // Each distinct (stemmed) word, with its weight factor in each view (0: absent).
-      const words = new Map<string, { stop: boolean; factors: number[] }>();
+      const words = new Map<string, { token: string; stop: boolean; factors: number[] }>();
       texts.forEach((text, view) => {
         const tokens = tokenize(text);
         const hasContent = tokens.some((token) => !isStopword(token));
@@ -108,16 +153,16 @@ export function createViewScorer(
           const word = options.stemming ? stem(token) : token;
           let entry = words.get(word);
           if (entry === undefined) {
-            entry = { stop, factors: texts.map(() => 0) };
+            entry = { token, stop, factors: texts.map(() => 0) };
             words.set(word, entry);
           }
           entry.factors[view] = stop && hasContent ? STOPWORD_WEIGHT : 1;
         }
       });
-      for (const [word, { stop, factors }] of words) {
-        const variants = variantsOf(word, stop);
+      for (const [word, { token, stop, factors }] of words) {
+        const variants = variantsOf(word, token, stop);
         if (variants.length === 0) continue;
-        const strongest = Math.max(...variants.map((variant) => variant.weight));
+        const strongest = Math.max(...variants.map((variant) => variant.ideal));
         factors.forEach((factor, slot) => {
           if (factor === 0) return;
           const view = views[slot]!;

@@ -199,6 +199,8 @@ export interface ToolMatrix {
   readonly dimensions: number;
   readonly codes: Int8Array;
   readonly scales: Float32Array;
+  /** Rows checked exactly per candidate wanted, after the prefilter. */
+  readonly oversampling: number;
   /**
    * The prefilter (undefined: every tool is checked exactly), made on first call: only a
    * search that scans the catalog needs it, and most searches do not.
@@ -229,6 +231,7 @@ function prefilterBasis(
   scales: Float32Array,
   dimensions: number,
   sample: readonly number[],
+  minEnergy: number,
 ): Float32Array | undefined {
   const moment = new Float64Array(dimensions * dimensions);
   const row = new Float64Array(dimensions);
@@ -296,7 +299,7 @@ function prefilterBasis(
   const image = multiply(basis);
   let held = 0;
   for (let index = 0; index < image.length; index++) held += image[index]! * basis[index]!;
-  return trace > 0 && held / trace >= PREFILTER_MIN_ENERGY ? Float32Array.from(basis) : undefined;
+  return trace > 0 && held / trace >= minEnergy ? Float32Array.from(basis) : undefined;
 }
 
 /** Evenly spaced tools, at most PREFILTER_SAMPLE. */
@@ -317,10 +320,15 @@ function packCodes(codes: Int8Array, offset: number): number {
   );
 }
 
-function buildSubspace(codes: Int8Array, scales: Float32Array, dimensions: number): Subspace | undefined {
+function buildSubspace(
+  codes: Int8Array,
+  scales: Float32Array,
+  dimensions: number,
+  minEnergy: number,
+): Subspace | undefined {
   const tools = scales.length;
   const width = PREFILTER_DIMENSIONS;
-  const basis = prefilterBasis(codes, scales, dimensions, sampleTools(tools));
+  const basis = prefilterBasis(codes, scales, dimensions, sampleTools(tools), minEnergy);
   if (basis === undefined) return undefined;
   const packed = new Int32Array((tools * width) / 4);
   // The axes in fixed point (|value| ≤ 1 → ≤ 2¹⁴), so projecting a tool is integer dot
@@ -342,8 +350,27 @@ function buildSubspace(codes: Int8Array, scales: Float32Array, dimensions: numbe
   return { basis, packed };
 }
 
+/** When the prefilter is used, and how many rows it leaves to check exactly. */
+export interface PrefilterSettings {
+  /** The subspace is used only when it holds at least this share of the rows' energy. */
+  readonly minEnergy: number;
+  /** Rows checked exactly per candidate wanted. */
+  readonly oversampling: number;
+}
+
+const TOOL_PREFILTER: PrefilterSettings = {
+  minEnergy: PREFILTER_MIN_ENERGY,
+  oversampling: PREFILTER_OVERSAMPLING,
+};
+
 /** The matrix of a catalog whose codes and scales are filled, with its prefilter when it pays. */
-export function finishMatrix(codes: Int8Array, scales: Float32Array, dimensions: number): ToolMatrix {
+export function finishMatrix(
+  codes: Int8Array,
+  scales: Float32Array,
+  dimensions: number,
+  prefilter: PrefilterSettings = TOOL_PREFILTER,
+): ToolMatrix {
+  const { minEnergy, oversampling } = prefilter;
   const worthIt = scales.length >= PREFILTER_MIN_TOOLS && dimensions <= PREFILTER_MAX_DIMENSIONS;
   let subspace: Subspace | undefined;
   let made = !worthIt;
@@ -351,9 +378,10 @@ export function finishMatrix(codes: Int8Array, scales: Float32Array, dimensions:
     dimensions,
     codes,
     scales,
+    oversampling,
     subspace() {
       if (!made) {
-        subspace = buildSubspace(codes, scales, dimensions);
+        subspace = buildSubspace(codes, scales, dimensions, minEnergy);
         made = true;
       }
       return subspace;
@@ -629,13 +657,14 @@ export function semanticCandidates(
   const subspace = matrix.subspace();
   let shortlist: Int32Array;
   if (subspace === undefined) {
-    shortlist = Int32Array.from({ length: tools }, (_, tool) => tool);
+    shortlist = new Int32Array(tools);
+    for (let tool = 0; tool < tools; tool++) shortlist[tool] = tool;
   } else {
     scratch.fill(-0x80000000);
     for (const view of query.views) {
       scanSubspace(subspace.packed, subspaceCoordinates(subspace.basis, view, matrix.dimensions), scratch);
     }
-    shortlist = largest(scratch, count * PREFILTER_OVERSAMPLING);
+    shortlist = largest(scratch, count * matrix.oversampling);
   }
   const exact = new Float32Array(shortlist.length);
   for (let position = 0; position < shortlist.length; position++)
