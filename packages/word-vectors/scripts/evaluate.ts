@@ -3,8 +3,10 @@
  * keyword ranker, in one run, on ../shared/eval (every set, per split) through the bench's
  * quality harness:
  *
- *   pnpm --filter @tool-search/word-vectors run evaluate [--set metatool]... [--weight 0.15]... [--floor 0.2] [--feedback 0.3] [--splits] [--oracle] [--speed 1000,10000] [--embedder use]
+ *   pnpm --filter @tool-search/word-vectors run evaluate [--set metatool]... [--weight 0.15]... [--floor 0.2] [--feedback 0.3] [--splits] [--oracle] [--speed 1000,10000] [--embedder use] [--no-expand]
  *
+ * --no-expand turns off the hybrid ranker's matching of unknown request words by meaning
+ * (`expandUnknownWords: false`), to measure what it adds.
  * --embedder use measures a reference sentence encoder (Universal Sentence Encoder lite,
  * offline, see scripts/sentence-encoder.ts) in place of the word vectors: what a better
  * embedder gives the same fusion. It is slow (minutes per set), and not for --speed.
@@ -40,6 +42,7 @@ const { values } = parseArgs({
     speed: { type: 'string' },
     queries: { type: 'string', default: '2000' },
     embedder: { type: 'string', default: 'word-vectors' },
+    'no-expand': { type: 'boolean', default: false },
   },
 });
 
@@ -57,6 +60,7 @@ const hybrid = (weight: string): RankerFactory =>
   createHybridRanker({
     embedder: embedder(),
     ...waitOptions,
+    ...(values['no-expand'] ? { expandUnknownWords: false } : {}),
     ...(weight === 'default' ? {} : { weight: Number(weight) }),
     ...(values.floor === undefined ? {} : { similarityFloor: Number(values.floor) }),
     ...(values.feedback === undefined ? {} : { feedback: Number(values.feedback) }),
@@ -64,7 +68,7 @@ const hybrid = (weight: string): RankerFactory =>
 const rankers: { name: string; factory: RankerFactory }[] = [
   { name: 'keyword', factory: (tools) => createKeywordRanker(tools) },
   ...(values.weight ?? ['default']).map((weight) => ({
-    name: `hybrid${weight === 'default' ? '' : ` w=${weight}`}${values.floor === undefined ? '' : ` floor=${values.floor}`}${values.feedback === undefined ? '' : ` feedback=${values.feedback}`}`,
+    name: `hybrid${values['no-expand'] ? ' no-expand' : ''}${weight === 'default' ? '' : ` w=${weight}`}${values.floor === undefined ? '' : ` floor=${values.floor}`}${values.feedback === undefined ? '' : ` feedback=${values.feedback}`}`,
     // Timed builds each start cold, as a first build does: a new factory (its vector cache
     // empty) and a new embedder (its word lookups empty).
     factory: values.speed ? (tools: readonly ToolDescriptor[]) => hybrid(weight)(tools) : hybrid(weight),
@@ -107,7 +111,7 @@ if (values.speed) {
     const reference = base.get(report.set);
     if (report.ranker === 'keyword' || report.ranker === 'similarity' || reference === undefined) continue;
     const delta = (metric: 'ndcg10' | 'comp5') =>
-      (report.overall.metrics[metric] - reference.overall.metrics[metric]).toFixed(3);
+      (report.overall.metrics[metric] - reference.overall.metrics[metric]).toFixed(4);
     console.log(
       `${report.set} ${report.ranker}: ΔNDCG@10 ${delta('ndcg10')} ΔComp@5 ${delta('comp5')} (query ${report.queryMs.toFixed(3)} ms, build ${report.buildMs.toFixed(0)} ms)`,
     );
@@ -132,7 +136,7 @@ if (values.speed) {
           return `${report.ranker} takes ${(100 * share).toFixed(0)}%`;
         });
       console.log(
-        `${reference.set} oracle (per query, the better of keyword and similarity): NDCG@10 ${oracle.toFixed(3)}, +${(oracle - keyword).toFixed(3)} over keyword; ${taken.join(', ')}`,
+        `${reference.set} oracle (per query, the better of keyword and similarity): NDCG@10 ${oracle.toFixed(4)}, +${(oracle - keyword).toFixed(4)} over keyword; ${taken.join(', ')}`,
       );
     }
   }
