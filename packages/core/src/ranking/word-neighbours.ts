@@ -116,7 +116,8 @@ function finite<T>(convert: () => T): T {
  * the catalog that the term stands for ('' for none: such terms are never neighbours). The
  * terms' vectors are asked for on the first request word that needs them (one call), not when
  * the catalog is built. A failing `wordVectors` throws a {@link ToolSearchError}
- * (`INVALID_OPTIONS`) from `of`, and is asked again on the next call.
+ * (`INVALID_OPTIONS`) from `of`, once: after a failure on the catalog's words no word has
+ * neighbours (`of` gives []), and a word whose own vector fails has none from then on.
  */
 export function createWordNeighbours(
   surfaceWords: readonly string[],
@@ -127,6 +128,7 @@ export function createWordNeighbours(
   let termOfRow: Int32Array | undefined;
   let scratch: Int32Array | undefined;
   const memo = new Map<string, readonly WordNeighbour[]>();
+  let failed = false;
 
   const build = (): ToolMatrix => {
     const rows: number[] = [];
@@ -162,7 +164,15 @@ export function createWordNeighbours(
   };
 
   const lookUp = (word: string): readonly WordNeighbour[] => {
-    matrix ??= build();
+    if (failed) return [];
+    try {
+      matrix ??= build();
+    } catch (error) {
+      // A local word model that fails on the catalog's words fails the same way next time:
+      // reported once, then this catalog is searched without meaning.
+      failed = true;
+      throw error;
+    }
     const { dimensions } = matrix;
     if (dimensions === 0 || termOfRow!.length === 0) return [];
     const vector = vectorsOf(wordVectors, [word])[0]!;
@@ -184,10 +194,16 @@ export function createWordNeighbours(
       if (!isMeaningWord(word)) return [];
       const known = memo.get(word);
       if (known !== undefined) return known;
-      const neighbours = lookUp(word);
       if (memo.size >= MEMO_SIZE) memo.clear();
-      memo.set(word, neighbours);
-      return neighbours;
+      try {
+        const neighbours = lookUp(word);
+        memo.set(word, neighbours);
+        return neighbours;
+      } catch (error) {
+        // Reported once per word: the same word fails the same way.
+        memo.set(word, []);
+        throw error;
+      }
     },
   };
 }
