@@ -3,8 +3,10 @@
  * keyword ranker, in one run, on ../shared/eval (every set, per split) through the bench's
  * quality harness:
  *
- *   pnpm --filter @tool-search/word-vectors run evaluate [--set metatool]... [--weight 0.15]... [--floor 0.2] [--feedback 0.3] [--splits] [--oracle] [--speed 1000,10000] [--embedder use] [--no-expand]
+ *   pnpm --filter @tool-search/word-vectors run evaluate [--set metatool]... [--weight 0.15]... [--floor 0.2] [--feedback 0.3] [--splits] [--oracle] [--speed 1000,10000] [--embedder use [--embed-words]] [--no-expand]
  *
+ * --embed-words gives the encoder the word vectors' `embedWords`, as a user would pair a hosted
+ * embedding model with the offline word vectors for the words no tool contains.
  * --no-expand turns off the hybrid ranker's matching of unknown request words by meaning
  * (`expandUnknownWords: false`), to measure what it adds.
  * --embedder use measures a reference sentence encoder (Universal Sentence Encoder lite,
@@ -43,6 +45,7 @@ const { values } = parseArgs({
     queries: { type: 'string', default: '2000' },
     embedder: { type: 'string', default: 'word-vectors' },
     'no-expand': { type: 'boolean', default: false },
+    'embed-words': { type: 'boolean', default: false },
   },
 });
 
@@ -52,7 +55,12 @@ if (values.embedder !== 'word-vectors' && (values.embedder !== 'use' || values.s
 // One sentence encoder for the run: it keeps its vectors by text, so each text is embedded once.
 const sentenceEncoder = values.embedder === 'use' ? await createSentenceEncoderEmbedder() : undefined;
 if (sentenceEncoder) console.log(`embedder: ${sentenceEncoder.id}`);
-const embedder = (): Embedder => sentenceEncoder ?? createWordVectorEmbedder();
+// The word vectors' embedWords, given to the encoder with --embed-words: a hosted model paired
+// with the offline word vectors for the keyword ranking's words of like meaning.
+const encoderWithWords = (encoder: Embedder): Embedder =>
+  values['embed-words'] ? { ...encoder, embedWords: createWordVectorEmbedder().embedWords } : encoder;
+const embedder = (): Embedder =>
+  sentenceEncoder ? encoderWithWords(sentenceEncoder) : createWordVectorEmbedder();
 // An encoder this slow would time out a search's wait for it.
 const waitOptions = sentenceEncoder ? { timeoutMs: Number.POSITIVE_INFINITY } : {};
 

@@ -461,10 +461,7 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
     }
   };
 
-  /**
-   * `pending`, or undefined (the search then answers lexically) once it has taken longer than
-   * `timeoutMs`. It is not cancelled: what it embeds is still kept for later searches.
-   */
+  // The default keyword ranking gets the embedder's word vectors, for the words no tool contains.
   const wordVectors =
     expandUnknownWords && embedder.embedWords !== undefined
       ? (words: readonly string[]) => embedder.embedWords!(words)
@@ -475,6 +472,10 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
       ? (tools) => createKeywordRanker(tools, { wordVectors, onError: report })
       : createKeywordRanker);
 
+  /**
+   * `pending`, or undefined (the search then answers lexically) once it has taken longer than
+   * `timeoutMs`. It is not cancelled: what it embeds is still kept for later searches.
+   */
   const withinTimeout = <T>(pending: Promise<T>): Promise<T | undefined> =>
     settleWithin(pending, timeoutMs, clock, () => {
       report(

@@ -1,7 +1,8 @@
 /**
  * The hybrid ranker's vector side: a catalog's tool vectors as one int8 matrix, the cache that
  * keeps them by text across catalogs, and the similarity scans of a search (an optional
- * low-dimension prefilter for large catalogs, then exact cosines).
+ * low-dimension prefilter for large catalogs, then exact cosines). The keyword ranker's words
+ * of like meaning (word-neighbours.ts) scan a matrix of word vectors the same way.
  */
 import { ToolSearchError } from '../errors';
 import type { EmbeddingVector } from './embedder';
