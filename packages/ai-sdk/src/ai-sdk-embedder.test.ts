@@ -210,6 +210,24 @@ describe('createAiSdkEmbedder', () => {
     expect(after[0]!.score).toBeCloseTo(before[0]!.score, 6);
   });
 
+  it('pairs with word vectors for the words no tool contains: the model embeds texts, embedWords words', async () => {
+    const model = mockModel();
+    // Word vectors: the weather words along one axis, zero for any other word (unknown).
+    const embedWords = (words: readonly string[]) =>
+      words.map((word) => (/^(weather|rain|forecast|drizzle)$/.test(word) ? [1, 0, 0] : [0, 0, 0]));
+    const paired = { ...createAiSdkEmbedder({ model }), embedWords };
+    const withWords = createHybridRanker({ embedder: paired, weight: 0.01 })(tools);
+    const without = createHybridRanker({ embedder: paired, weight: 0.01, expandUnknownWords: false })(tools);
+    // "drizzle" is in no tool: the keyword ranking now reads it as "weather" and "forecast".
+    const found = await withWords.search('drizzle tomorrow?', { topK: 1 });
+    expect(found[0]).toMatchObject({ name: 'get_forecast' });
+    expect(found[0]!.score).toBeGreaterThan(0.2);
+    const similarityOnly = await without.search('drizzle tomorrow?', { topK: 1 });
+    expect(similarityOnly.every((result) => result.score <= 0.01)).toBe(true);
+    // Texts still go to the model only; words never do.
+    for (const call of model.doEmbedCalls) expect(call.values).not.toContain('drizzle');
+  });
+
   it('lets the ranker fall back to lexical results while the model is down', async () => {
     const errors: unknown[] = [];
     const model = mockModel({ fail: () => true });
