@@ -244,6 +244,20 @@ describe('keyword ranker with word vectors', () => {
     expect(names(ranker.search(long))).toEqual(['get_forecast']);
   });
 
+  it('looks up at most 32 words by meaning per search, the first ones, whatever the request', () => {
+    const vectors = scriptedVectors();
+    const ranker = createKeywordRanker(tools, { wordVectors: vectors });
+    // 40 made-up words (no typos of catalog words), then "umbrella".
+    const filler = Array.from(
+      { length: 40 },
+      (_, index) =>
+        `zq${String.fromCharCode(97 + (index % 26))}${String.fromCharCode(97 + Math.floor(index / 26))}xv`,
+    );
+    expect(ranker.search(`${filler.join(' ')} umbrella`)).toEqual([]);
+    expect(vectors.calls.slice(1).flat()).toHaveLength(32);
+    expect(names(ranker.search(`umbrella ${filler.join(' ')}`))).toEqual(['get_forecast']);
+  });
+
   it('rejects a wordVectors or onError that is not a function', () => {
     expect(() => createKeywordRanker(tools, { wordVectors: 'glove' as never })).toThrow(/wordVectors/);
     expect(() => createKeywordRanker(tools, { onError: 1 as never })).toThrow(/onError/);
