@@ -185,24 +185,19 @@ export function createWordVectorEmbedder(options: WordVectorEmbedderOptions = {}
   }
   const removeCommonDirection = options.removeCommonDirection ?? true;
   const texts = new TextEmbedding(smoothing, removeCommonDirection);
+  const embedChecked = (input: readonly string[], misuse: string): Float32Array[] => {
+    if (!Array.isArray(input)) throw new ToolSearchError('INVALID_INPUT', misuse);
+    return texts.embedAll(input);
+  };
 
   return {
     id: `word-vectors:${DATA_NAME}:sif=${smoothing}${removeCommonDirection ? '' : ':keep-common'}`,
     get dimensions() {
       return texts.model().table.dimensions;
     },
-    embed(input: readonly string[]): Float32Array[] {
-      if (!Array.isArray(input)) {
-        throw new ToolSearchError('INVALID_INPUT', 'embed expects an array of texts');
-      }
-      return texts.embedAll(input);
-    },
-    embedWords(words: readonly string[]): Float32Array[] {
-      if (!Array.isArray(words)) {
-        throw new ToolSearchError('INVALID_INPUT', 'embedWords expects an array of words');
-      }
-      return texts.embedAll(words);
-    },
+    embed: (input: readonly string[]) => embedChecked(input, 'embed expects an array of texts'),
+    // A word is embedded as its one-word text.
+    embedWords: (words: readonly string[]) => embedChecked(words, 'embedWords expects an array of words'),
   };
 }
 

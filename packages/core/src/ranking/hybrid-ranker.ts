@@ -1,5 +1,6 @@
 import { settleWithin, systemClock } from '../clock';
 import { ToolSearchError } from '../errors';
+import { safeListener } from '../listener';
 import type {
   Clock,
   MaybePromise,
@@ -451,15 +452,8 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
   let knownDimensions: number | undefined =
     typeof embedder.dimensions === 'number' ? embedder.dimensions : undefined;
 
-  const report = (error: unknown): void => {
-    if (onError) {
-      try {
-        onError(error);
-      } catch {
-        // A failing listener must not turn a degraded search into a failed one.
-      }
-    }
-  };
+  // A failing listener must not turn a degraded search into a failed one.
+  const report = safeListener(onError);
 
   // The default keyword ranking gets the embedder's word vectors, for the words no tool contains.
   const wordVectors =

@@ -1,4 +1,5 @@
 import { ToolSearchError } from '../errors';
+import { safeListener } from '../listener';
 import type { Ranker, SearchOptions, SearchResult, ToolDescriptor } from '../types';
 import {
   buildCatalogIndex,
@@ -86,17 +87,6 @@ function validateRankerOptions(options: KeywordRankerOptions): {
   return { weights, k1, b };
 }
 
-/** `listener`, made safe: a listener that throws must not fail the search it reports on. */
-function reportTo(listener: (error: unknown) => void): (error: unknown) => void {
-  return (error) => {
-    try {
-      listener(error);
-    } catch {
-      // The search answers without the word vectors either way.
-    }
-  };
-}
-
 /** A word as it is, when stemming is off (module-level, as `stem`: one function for every build). */
 const keepWord = (word: string): string => word;
 
@@ -145,7 +135,7 @@ export function createKeywordRanker(
     fuzzy,
     referenceWeight,
     ...(wordVectors && surfaceWords ? { neighbours: createWordNeighbours(surfaceWords, wordVectors) } : {}),
-    ...(onError ? { onError: reportTo(onError) } : {}),
+    ...(onError ? { onError: safeListener(onError) } : {}),
   });
 
   /** Relevance of a tool to a view, 0..1. */
