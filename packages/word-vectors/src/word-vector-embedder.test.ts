@@ -5,7 +5,12 @@ import {
   ToolSearchError,
 } from '@tool-search/core';
 import { describe, expect, it } from 'vitest';
-import { createVocabulary, createWordVectorEmbedder, estimateWordProbability } from './word-vector-embedder';
+import {
+  createVocabulary,
+  createWordVectorEmbedder,
+  estimateWordProbability,
+  splitGluedWord,
+} from './word-vector-embedder';
 
 const cosine = (left: Float32Array, right: Float32Array): number => {
   let sum = 0;
@@ -44,6 +49,28 @@ describe('createWordVectorEmbedder', () => {
     expect(cosine(embed('getWeatherForecast'), embed('get weather forecast'))).toBeGreaterThan(0.999);
     expect(cosine(embed('send_email_message'), embed('send email message'))).toBeGreaterThan(0.999);
     expect(cosine(embed('forecasting'), embed('forecast'))).toBeGreaterThan(0.6);
+  });
+
+  it('reads a word it does not know as known words glued together ("stellarexplorer")', () => {
+    const zero = (vector: Float32Array) => vector.every((value) => value === 0);
+    for (const [glued, apart] of [
+      ['stellarexplorer', 'stellar explorer'],
+      ['getfileslist', 'get files list'],
+      ['keywordexplorer', 'keyword explorer'],
+    ] as const) {
+      expect(zero(embed(glued))).toBe(false);
+      expect(cosine(embed(glued), embed(apart))).toBeGreaterThan(0.999);
+      expect(cosine(embedder.embedWords([glued])[0]!, embed(apart))).toBeGreaterThan(0.999);
+    }
+    // Not split: parts of under three letters ("co" + "pilot"), more than three parts, letters
+    // that are no words, and a word too long to be three of the vocabulary's words.
+    for (const word of ['copilot', 'timezonedatafileslist', 'qqqwwweee', 'time'.repeat(40)]) {
+      expect(zero(embed(word))).toBe(true);
+    }
+    // Within a text the parts count as the words they are, each once per occurrence.
+    expect(cosine(embed('stellarexplorer tours'), embed('stellar explorer tours'))).toBeGreaterThan(0.999);
+    // Texts with glued words embed unlike before: vectors cached under the old id are not reused.
+    expect(embedder.id).toContain(':glued');
   });
 
   it('weighs words by rarity: function words barely move a text', () => {
@@ -121,6 +148,23 @@ describe('createWordVectorEmbedder', () => {
     if (results instanceof Promise) throw new Error('the offline embedder ranks synchronously');
     expect(results[0]?.name).toBe('get_forecast');
   });
+
+  it('lets the rankers find a tool by the words glued into its name ("diceroller")', () => {
+    const tools: ToolDescriptor[] = [
+      { name: 'diceroller', description: 'For a board game.' },
+      { name: 'city_reviews', description: 'Reviews of a city by visitors.' },
+      { name: 'stellarexplorer', description: 'An interactive guide.' },
+    ];
+    const names = (results: readonly { name: string }[] | Promise<unknown>) => {
+      if (results instanceof Promise) throw new Error('the offline embedder ranks synchronously');
+      return results.map((result) => result.name);
+    };
+    // No tool contains "roll" or "dice": the keyword ranker alone finds nothing.
+    expect(names(createKeywordRanker(tools).search('roll two dice'))).toEqual([]);
+    expect(names(createHybridRanker({ embedder })(tools).search('roll two dice', { topK: 1 }))).toEqual([
+      'diceroller',
+    ]);
+  });
 });
 
 describe('createVocabulary', () => {
@@ -138,6 +182,35 @@ describe('createVocabulary', () => {
     for (const unknown of ['cafe', 'toString', 'w', 'zzzzzz', 'W0'])
       expect(vocabulary.find(unknown)).toBe(-1);
     expect(createVocabulary([]).find('anything')).toBe(-1);
+  });
+});
+
+describe('splitGluedWord', () => {
+  // Position = index; the ranks make "files" likelier than "slist", "file" likelier than "files".
+  const words = ['get', 'file', 'files', 'list', 'slist', 'time', 'zones', 'co', 'pilot', '__proto__'];
+  const ranks = Uint32Array.from([10, 40, 50, 60, 30_000, 20, 900, 5, 3_000, 99]);
+  const table = { ranks, vocabularySize: 40_000 };
+  const vocabulary = createVocabulary(words);
+  const split = (word: string) =>
+    splitGluedWord(word, vocabulary, table, 9)?.map((position) => words[position]);
+
+  it('takes the split whose parts are likeliest by Zipf’s law', () => {
+    expect(split('getfileslist')).toEqual(['get', 'files', 'list']);
+    expect(split('timezones')).toEqual(['time', 'zones']);
+    expect(split('filelist')).toEqual(['file', 'list']);
+  });
+
+  it('splits into two or three known parts of three letters or more, letters only', () => {
+    expect(split('file')).toBeUndefined(); // one part is a word, not a glued word
+    expect(split('copilot')).toBeUndefined(); // "co" is too short
+    expect(split('getfilelisttime')).toBeUndefined(); // four parts
+    expect(split('file2list')).toBeUndefined();
+    expect(split('filexlist')).toBeUndefined();
+    expect(split('__proto__list')).toBeUndefined();
+    expect(split('')).toBeUndefined();
+    expect(split('fïlelist')).toBeUndefined();
+    // Longer than three of the longest word: rejected before any lookup.
+    expect(split('file'.repeat(7))).toBeUndefined();
   });
 });
 

@@ -41,6 +41,11 @@ const SUFFIXES: readonly (readonly [string, string])[] = [
   ['ly', ''],
   ['er', ''],
 ];
+/** A word outside the vocabulary is read as at most this many known words glued together. */
+const MAX_GLUED_PARTS = 3;
+/** Each part of a glued word has at least this many letters ("copilot" is not "co" + "pilot"). */
+const MIN_GLUED_PART = 3;
+const LETTERS = /^\p{L}+$/u;
 
 export interface WordVectorEmbedderOptions {
   /**
@@ -138,6 +143,8 @@ interface Model {
   /** The factors in fixed point: factor ≈ integer × factorUnit, integers up to FACTOR_STEPS. */
   readonly integerFactors: Int32Array;
   readonly factorUnit: number;
+  /** The length of the vocabulary's longest word (the longest part a glued word can have). */
+  readonly longestWord: number;
 }
 
 /** Models by table and smoothing: embedders with the same settings share one. */
@@ -162,7 +169,16 @@ function modelOf(table: WordVectorTable, smoothing: number): Model {
   for (const factor of factors) largestFactor = Math.max(largestFactor, factor);
   const factorUnit = largestFactor / FACTOR_STEPS || 1;
   const integerFactors = Int32Array.from(factors, (factor) => Math.round(factor / factorUnit));
-  const model: Model = { table, vocabulary: vocabularyOf(table), factors, integerFactors, factorUnit };
+  let longestWord = 0;
+  for (const word of table.words) longestWord = Math.max(longestWord, word.length);
+  const model: Model = {
+    table,
+    vocabulary: vocabularyOf(table),
+    factors,
+    integerFactors,
+    factorUnit,
+    longestWord,
+  };
   bySmoothing.set(smoothing, model);
   return model;
 }
@@ -172,7 +188,8 @@ function modelOf(table: WordVectorTable, smoothing: number): Model {
  * is the sum of its words' vectors, each weighted by its rarity (SIF, Arora et al. 2017),
  * with the direction all text shares removed, at unit length. Identifiers are split into
  * words (`getWeatherForecast` → get, weather, forecast); a word outside the vocabulary is
- * tried without a common ending, then ignored. A text with no known word gets the zero
+ * tried without a common ending, then as known words glued together (`stellarexplorer` →
+ * stellar, explorer), then ignored. A text with no known word gets the zero
  * vector. The vectors are read from the package on first use (about 25–30 ms in a fresh process).
  */
 export function createWordVectorEmbedder(options: WordVectorEmbedderOptions = {}): WordVectorEmbedder {
@@ -191,7 +208,8 @@ export function createWordVectorEmbedder(options: WordVectorEmbedderOptions = {}
   };
 
   return {
-    id: `word-vectors:${DATA_NAME}:sif=${smoothing}${removeCommonDirection ? '' : ':keep-common'}`,
+    // `glued`: glued words are split (their texts' vectors differ from the ids before it).
+    id: `word-vectors:${DATA_NAME}:sif=${smoothing}:glued${removeCommonDirection ? '' : ':keep-common'}`,
     get dimensions() {
       return texts.model().table.dimensions;
     },
@@ -215,6 +233,52 @@ function resolve(vocabulary: Vocabulary, token: string): number {
 }
 
 /**
+ * The vocabulary positions of the known words that `word` is glued from (`getfileslist` → get,
+ * files, list), or undefined: the most likely split by Zipf's law (the least sum of
+ * `−log p(part)`), into 2 to MAX_GLUED_PARTS parts of at least MIN_GLUED_PART letters each,
+ * letters only. A dynamic programme over the word's ends, each part at most `longestWord`
+ * long, so a long word costs O(length × longestWord) lookups, and one longer than
+ * MAX_GLUED_PARTS × `longestWord` none.
+ */
+export function splitGluedWord(
+  word: string,
+  vocabulary: Vocabulary,
+  table: Pick<WordVectorTable, 'ranks' | 'vocabularySize'>,
+  longestWord: number,
+): number[] | undefined {
+  const length = word.length;
+  if (length < 2 * MIN_GLUED_PART || length > MAX_GLUED_PARTS * longestWord || !LETTERS.test(word)) {
+    return undefined;
+  }
+  // Per end position: the least cost of the word's first `end` letters as parts, the parts
+  // that took, where the last part starts and which word it is.
+  const cost = new Float64Array(length + 1).fill(Number.POSITIVE_INFINITY);
+  const parts = new Int32Array(length + 1);
+  const lastStart = new Int32Array(length + 1);
+  const lastWord = new Int32Array(length + 1);
+  cost[0] = 0;
+  for (let end = MIN_GLUED_PART; end <= length; end++) {
+    for (let start = Math.max(0, end - longestWord); start <= end - MIN_GLUED_PART; start++) {
+      if (cost[start] === Number.POSITIVE_INFINITY || parts[start]! >= MAX_GLUED_PARTS) continue;
+      const found = vocabulary.find(word.slice(start, end));
+      if (found < 0) continue;
+      const total =
+        cost[start]! - Math.log(estimateWordProbability(table.ranks[found]!, table.vocabularySize));
+      if (total < cost[end]!) {
+        cost[end] = total;
+        parts[end] = parts[start]! + 1;
+        lastStart[end] = start;
+        lastWord[end] = found;
+      }
+    }
+  }
+  if (cost[length] === Number.POSITIVE_INFINITY || parts[length]! < 2) return undefined;
+  const found: number[] = [];
+  for (let end = length; end > 0; end = lastStart[end]!) found.unshift(lastWord[end]!);
+  return found;
+}
+
+/**
  * The work and scratch state of one embedder. A class, not closures in the factory: its
  * methods are one function each for the process, and one instance is kept (below), so V8's
  * optimised code for them survives a full garbage collection after an embedder is dropped
@@ -224,8 +288,11 @@ class TextEmbedding implements WordSink {
   private loaded: Model | undefined;
   // Words seen → their vocabulary positions, looked up straight from spans of the texts (no
   // string per word): a word is resolved once, on first sight. Both restart past MEMO_SIZE.
+  // A position is −2 for a word not yet resolved, −1 for an unknown word, and −3 − i for a
+  // glued word whose parts are `glued[i]`.
   private seen: WordTable = createWordTable();
   private positions = new Int32Array(1024).fill(-2);
+  private glued: number[][] = [];
   /** The known words of the text being embedded (`count` of them). */
   private wordBuffer = new Int32Array(256);
   private count = 0;
@@ -265,14 +332,30 @@ class TextEmbedding implements WordSink {
       grown.set(this.positions);
       this.positions = grown;
     }
-    const loaded = this.loaded!;
     let word = this.positions[entry]!;
     if (word === -2) {
-      word = resolve(loaded.vocabulary, this.seen.word(entry));
+      word = this.resolveNew(this.seen.word(entry));
       this.positions[entry] = word;
     }
-    // Unknown, or too frequent to count (its factor is 0).
-    if (word < 0 || loaded.factors[word] === 0) return;
+    if (word >= 0) this.add(word);
+    else if (word <= -3) for (const part of this.glued[-3 - word]!) this.add(part);
+  }
+
+  /** The position of a word met for the first time (see `positions`). */
+  private resolveNew(text: string): number {
+    const loaded = this.loaded!;
+    const known = resolve(loaded.vocabulary, text);
+    if (known >= 0) return known;
+    const parts = splitGluedWord(text, loaded.vocabulary, loaded.table, loaded.longestWord);
+    if (parts === undefined) return -1;
+    this.glued.push(parts);
+    return -2 - this.glued.length;
+  }
+
+  /** A known word of the text being embedded. */
+  private add(word: number): void {
+    // Too frequent to count (its factor is 0).
+    if (this.loaded!.factors[word] === 0) return;
     if (this.count === this.wordBuffer.length) {
       const grown = new Int32Array(this.wordBuffer.length * 2);
       grown.set(this.wordBuffer);
@@ -291,6 +374,7 @@ class TextEmbedding implements WordSink {
     if (this.seen.size >= MEMO_SIZE) {
       this.seen = createWordTable();
       this.positions.fill(-2);
+      this.glued = [];
     }
     this.count = 0;
     forEachWord(typeof text === 'string' ? text : '', this);
