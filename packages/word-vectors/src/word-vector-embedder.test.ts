@@ -1,6 +1,7 @@
 import {
   createHybridRanker,
   createKeywordRanker,
+  hashWord,
   type ToolDescriptor,
   ToolSearchError,
 } from '@tool-search/core';
@@ -182,6 +183,19 @@ describe('createVocabulary', () => {
     for (const unknown of ['cafe', 'toString', 'w', 'zzzzzz', 'W0'])
       expect(vocabulary.find(unknown)).toBe(-1);
     expect(createVocabulary([]).find('anything')).toBe(-1);
+  });
+
+  it('finds a word inside a longer text by its span and hash, without the string', () => {
+    const vocabulary = createVocabulary(['time', 'zone', '__proto__', 'café']);
+    const span = (text: string, start: number, end: number) =>
+      vocabulary.findSpan(text, start, end, hashWord(text.slice(start, end)));
+    expect(span('timezone', 0, 4)).toBe(0);
+    expect(span('timezone', 4, 8)).toBe(1);
+    expect(span('x__proto__x', 1, 10)).toBe(2);
+    expect(span('un café', 3, 7)).toBe(3);
+    expect(span('timezone', 0, 3)).toBe(-1); // a prefix of a word is not the word
+    expect(span('timezone', 0, 8)).toBe(-1);
+    expect(span('zones', 0, 5)).toBe(-1);
   });
 });
 

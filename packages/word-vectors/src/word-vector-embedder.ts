@@ -71,7 +71,17 @@ let shipped: WordVectorTable | undefined;
 export interface Vocabulary {
   /** The position of `word` (exact, lowercase), or −1. */
   find(word: string): number;
+  /**
+   * The position of the word `text.slice(start, end)`, whose `hashWord` hash is `hash`, without
+   * making that string; or −1.
+   */
+  findSpan(text: string, start: number, end: number, hash: number): number;
 }
+
+/** `hashWord` (FNV-1a) of a word one character longer: a word's prefixes hashed in one pass. */
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+const extendHash = (hash: number, code: number): number => Math.imul(hash ^ code, FNV_PRIME);
 
 /**
  * Builds the lookup of `words` (the first of repeated words wins): open addressing on the
@@ -105,6 +115,17 @@ export function createVocabulary(words: readonly string[]): Vocabulary {
   return {
     find(word: string): number {
       return slots[slotOf(word, hashWord(word) | 0)]! - 1;
+    },
+    findSpan(text: string, start: number, end: number, hash: number): number {
+      const stored = hash | 0;
+      const length = end - start;
+      for (let slot = Math.imul(stored, 0x9e3779b1) >>> (32 - bits); ; slot = (slot + 1) & mask) {
+        const entry = slots[slot]!;
+        if (entry === 0) return -1;
+        if (hashes[slot] !== stored) continue;
+        const word = words[entry - 1]!;
+        if (word.length === length && text.startsWith(word, start)) return entry - 1;
+      }
     },
   };
 }
@@ -232,11 +253,28 @@ function resolve(vocabulary: Vocabulary, token: string): number {
   return -1;
 }
 
+/** The dynamic programme's arrays, shared by every split (one word is split at a time). */
+interface SplitScratch {
+  readonly cost: Float64Array;
+  readonly parts: Int32Array;
+  readonly lastStart: Int32Array;
+  readonly lastWord: Int32Array;
+}
+
+const createSplitScratch = (size: number): SplitScratch => ({
+  cost: new Float64Array(size),
+  parts: new Int32Array(size),
+  lastStart: new Int32Array(size),
+  lastWord: new Int32Array(size),
+});
+
+let splitScratch = createSplitScratch(64);
+
 /**
  * The vocabulary positions of the known words that `word` is glued from (`getfileslist` → get,
  * files, list), or undefined: the most likely split by Zipf's law (the least sum of
  * `−log p(part)`), into 2 to MAX_GLUED_PARTS parts of at least MIN_GLUED_PART letters each,
- * letters only. A dynamic programme over the word's ends, each part at most `longestWord`
+ * letters only. A dynamic programme over the word's letters, each part at most `longestWord`
  * long, so a long word costs O(length × longestWord) lookups, and one longer than
  * MAX_GLUED_PARTS × `longestWord` none.
  */
@@ -251,16 +289,21 @@ export function splitGluedWord(
     return undefined;
   }
   // Per end position: the least cost of the word's first `end` letters as parts, the parts
-  // that took, where the last part starts and which word it is.
-  const cost = new Float64Array(length + 1).fill(Number.POSITIVE_INFINITY);
-  const parts = new Int32Array(length + 1);
-  const lastStart = new Int32Array(length + 1);
-  const lastWord = new Int32Array(length + 1);
+  // that took, where the last part starts and which word it is. Each reachable start is
+  // extended one letter at a time, its hash with it, so no part is made as a string.
+  if (splitScratch.cost.length <= length) splitScratch = createSplitScratch(2 * length + 2);
+  const { cost, parts, lastStart, lastWord } = splitScratch;
+  cost.fill(Number.POSITIVE_INFINITY, 0, length + 1);
   cost[0] = 0;
-  for (let end = MIN_GLUED_PART; end <= length; end++) {
-    for (let start = Math.max(0, end - longestWord); start <= end - MIN_GLUED_PART; start++) {
-      if (cost[start] === Number.POSITIVE_INFINITY || parts[start]! >= MAX_GLUED_PARTS) continue;
-      const found = vocabulary.find(word.slice(start, end));
+  parts[0] = 0;
+  for (let start = 0; start <= length - MIN_GLUED_PART; start++) {
+    if (cost[start] === Number.POSITIVE_INFINITY || parts[start]! >= MAX_GLUED_PARTS) continue;
+    const last = Math.min(length, start + longestWord);
+    let hash = FNV_OFFSET;
+    for (let end = start + 1; end <= last; end++) {
+      hash = extendHash(hash, word.charCodeAt(end - 1));
+      if (end - start < MIN_GLUED_PART) continue;
+      const found = vocabulary.findSpan(word, start, end, hash);
       if (found < 0) continue;
       const total =
         cost[start]! - Math.log(estimateWordProbability(table.ranks[found]!, table.vocabularySize));
