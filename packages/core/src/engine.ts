@@ -8,6 +8,7 @@ import {
   type ReceiptSigner,
 } from './context-state';
 import { ToolSearchError } from './errors';
+import { safeListener } from './listener';
 import { capLoadedNames, type LoadedToolsReplay } from './loaded-tools-cap';
 import { createMemoryStore, DEFAULT_MAX_THREADS } from './memory-store';
 import {
@@ -117,14 +118,8 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
     ? createReceiptSigner(options.signingSecret)
     : undefined;
 
-  const emit = (event: ToolSearchEvent) => {
-    if (!options.onEvent) return;
-    try {
-      options.onEvent(event);
-    } catch {
-      // A listener that throws must not break a step.
-    }
-  };
+  // A listener that throws must not break a step.
+  const emit: (event: ToolSearchEvent) => void = safeListener(options.onEvent);
 
   const staticCatalog = buildCatalog(options.catalog, { mode: 'strict', rankerFactory });
   staticCatalog.ranker(); // Build the index now: its cost belongs to start-up, not to the first search.

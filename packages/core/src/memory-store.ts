@@ -1,5 +1,6 @@
 import { systemClock } from './clock';
 import { ToolSearchError } from './errors';
+import { safeListener } from './listener';
 import type { Clock, LoadStateStore, StoreStats } from './types';
 
 export type MemoryStoreEvictReason = 'ttl' | 'max-threads' | 'cleared';
@@ -63,14 +64,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   let cancelSweep: (() => void) | undefined =
     ttl > 0 ? clock.setInterval(() => sweep(), sweepInterval(ttl)) : undefined;
 
-  const notify = (threadId: string, names: readonly string[], reason: MemoryStoreEvictReason) => {
-    if (!options.onEvict) return;
-    try {
-      options.onEvict(threadId, names, reason);
-    } catch {
-      // A listener's failure is its own: the store stays consistent.
-    }
-  };
+  // A listener's failure is its own: the store stays consistent.
+  const notify = safeListener(options.onEvict);
 
   const isExpired = (state: ThreadState, now: number) => ttl > 0 && now - state.lastAccess >= ttl;
 
