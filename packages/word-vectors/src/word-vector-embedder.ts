@@ -316,9 +316,9 @@ export function splitGluedWord(
     }
   }
   if (cost[length] === Number.POSITIVE_INFINITY || parts[length]! < 2) return undefined;
-  const found: number[] = [];
-  for (let end = length; end > 0; end = lastStart[end]!) found.unshift(lastWord[end]!);
-  return found;
+  const split: number[] = [];
+  for (let end = length; end > 0; end = lastStart[end]!) split.unshift(lastWord[end]!);
+  return split;
 }
 
 /**
@@ -391,8 +391,8 @@ class TextEmbedding implements WordSink {
     if (known >= 0) return known;
     const parts = splitGluedWord(text, loaded.vocabulary, loaded.table, loaded.longestWord);
     if (parts === undefined) return -1;
-    this.glued.push(parts);
-    return -2 - this.glued.length;
+    const index = this.glued.push(parts) - 1;
+    return -3 - index;
   }
 
   /** A known word of the text being embedded. */
