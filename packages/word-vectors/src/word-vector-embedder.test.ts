@@ -205,8 +205,7 @@ describe('splitGluedWord', () => {
   const ranks = Uint32Array.from([10, 40, 50, 60, 30_000, 20, 900, 5, 3_000, 99]);
   const table = { ranks, vocabularySize: 40_000 };
   const vocabulary = createVocabulary(words);
-  const split = (word: string) =>
-    splitGluedWord(word, vocabulary, table, 9)?.map((position) => words[position]);
+  const split = (word: string) => splitGluedWord(word, vocabulary, table)?.map((position) => words[position]);
 
   it('takes the split whose parts are likeliest by Zipf’s law', () => {
     expect(split('getfileslist')).toEqual(['get', 'files', 'list']);

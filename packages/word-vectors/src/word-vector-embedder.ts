@@ -76,6 +76,8 @@ export interface Vocabulary {
    * making that string; or −1.
    */
   findSpan(text: string, start: number, end: number, hash: number): number;
+  /** The length of the longest word (the longest part a glued word can have). */
+  readonly longestWord: number;
 }
 
 /** `hashWord` (FNV-1a) of a word one character longer: a word's prefixes hashed in one pass. */
@@ -104,8 +106,10 @@ export function createVocabulary(words: readonly string[]): Vocabulary {
     }
     return slot;
   };
+  let longestWord = 0;
   for (let position = 0; position < words.length; position++) {
     const word = words[position]!;
+    longestWord = Math.max(longestWord, word.length);
     const hash = hashWord(word) | 0; // int32, as stored
     const slot = slotOf(word, hash);
     if (slots[slot] !== 0) continue;
@@ -113,6 +117,7 @@ export function createVocabulary(words: readonly string[]): Vocabulary {
     hashes[slot] = hash;
   }
   return {
+    longestWord,
     find(word: string): number {
       return slots[slotOf(word, hashWord(word) | 0)]! - 1;
     },
@@ -164,8 +169,6 @@ interface Model {
   /** The factors in fixed point: factor ≈ integer × factorUnit, integers up to FACTOR_STEPS. */
   readonly integerFactors: Int32Array;
   readonly factorUnit: number;
-  /** The length of the vocabulary's longest word (the longest part a glued word can have). */
-  readonly longestWord: number;
 }
 
 /** Models by table and smoothing: embedders with the same settings share one. */
@@ -190,16 +193,7 @@ function modelOf(table: WordVectorTable, smoothing: number): Model {
   for (const factor of factors) largestFactor = Math.max(largestFactor, factor);
   const factorUnit = largestFactor / FACTOR_STEPS || 1;
   const integerFactors = Int32Array.from(factors, (factor) => Math.round(factor / factorUnit));
-  let longestWord = 0;
-  for (const word of table.words) longestWord = Math.max(longestWord, word.length);
-  const model: Model = {
-    table,
-    vocabulary: vocabularyOf(table),
-    factors,
-    integerFactors,
-    factorUnit,
-    longestWord,
-  };
+  const model: Model = { table, vocabulary: vocabularyOf(table), factors, integerFactors, factorUnit };
   bySmoothing.set(smoothing, model);
   return model;
 }
@@ -274,16 +268,16 @@ let splitScratch = createSplitScratch(64);
  * The vocabulary positions of the known words that `word` is glued from (`getfileslist` → get,
  * files, list), or undefined: the most likely split by Zipf's law (the least sum of
  * `−log p(part)`), into 2 to MAX_GLUED_PARTS parts of at least MIN_GLUED_PART letters each,
- * letters only. A dynamic programme over the word's letters, each part at most `longestWord`
- * long, so a long word costs O(length × longestWord) lookups, and one longer than
- * MAX_GLUED_PARTS × `longestWord` none.
+ * letters only. A dynamic programme over the word's letters, each part at most the
+ * vocabulary's longest word, so a long word costs O(length × longest word) lookups, and one
+ * longer than MAX_GLUED_PARTS longest words none.
  */
 export function splitGluedWord(
   word: string,
   vocabulary: Vocabulary,
   table: Pick<WordVectorTable, 'ranks' | 'vocabularySize'>,
-  longestWord: number,
 ): number[] | undefined {
+  const { longestWord } = vocabulary;
   const length = word.length;
   if (length < 2 * MIN_GLUED_PART || length > MAX_GLUED_PARTS * longestWord || !LETTERS.test(word)) {
     return undefined;
@@ -389,7 +383,7 @@ class TextEmbedding implements WordSink {
     const loaded = this.loaded!;
     const known = resolve(loaded.vocabulary, text);
     if (known >= 0) return known;
-    const parts = splitGluedWord(text, loaded.vocabulary, loaded.table, loaded.longestWord);
+    const parts = splitGluedWord(text, loaded.vocabulary, loaded.table);
     if (parts === undefined) return -1;
     const index = this.glued.push(parts) - 1;
     return -3 - index;
