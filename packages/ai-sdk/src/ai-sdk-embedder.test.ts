@@ -1,6 +1,12 @@
-import { createHybridRanker, type ToolDescriptor, ToolSearchError } from '@tool-search/core';
+import {
+  createHybridRanker,
+  createMemoryVectorStore,
+  createStoredEmbedder,
+  type ToolDescriptor,
+  ToolSearchError,
+} from '@tool-search/core';
 import { conceptVectors, createFakeClock } from '@tool-search/core/testing';
-import { type EmbeddingModelMiddleware, generateText, isStepCount, wrapEmbeddingModel } from 'ai';
+import { generateText, isStepCount } from 'ai';
 import { MockEmbeddingModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { createCatalog } from './__fixtures__/catalog';
@@ -37,38 +43,6 @@ const tools: ToolDescriptor[] = [
   { name: 'convert_currency', description: 'Money conversion between currencies.' },
   { name: 'send_email', description: 'Sends an email.' },
 ];
-
-/** The store of docs/hybrid-ranking.md's example: any key-value store (Redis MGET/MSET, a file, a table). */
-interface VectorStore {
-  getMany(keys: string[]): Promise<(number[] | undefined)[]>;
-  setMany(entries: [key: string, vector: number[]][]): Promise<void>;
-}
-
-/**
- * docs/hybrid-ranking.md's middleware, as printed there: vectors kept in the user's store by
- * model and text, so a restarted process embeds only the texts it has never seen.
- */
-function storedEmbeddings(store: VectorStore): EmbeddingModelMiddleware {
-  return {
-    async wrapEmbed({ params, model }) {
-      // Everything that changes a vector: the model, its settings (an asymmetric model's
-      // input type is in providerOptions), the text.
-      const settings = `${model.provider}:${model.modelId}:${params.dimensions ?? ''}:${JSON.stringify(params.providerOptions ?? {})}`;
-      const keys = params.values.map((value) => `${settings}:${value}`);
-      const vectors = await store.getMany(keys);
-      const missing = keys.flatMap((_, index) => (vectors[index] === undefined ? [index] : []));
-      if (missing.length > 0) {
-        const values = missing.map((index) => params.values[index]!);
-        const { embeddings } = await model.doEmbed({ ...params, values });
-        missing.forEach((index, at) => {
-          vectors[index] = embeddings[at]!;
-        });
-        await store.setMany(missing.map((index, at) => [keys[index]!, embeddings[at]!]));
-      }
-      return { embeddings: vectors as number[][], warnings: [] };
-    },
-  };
-}
 
 describe('createAiSdkEmbedder', () => {
   it('embeds texts through embedMany, in order, as float32 vectors', async () => {
@@ -181,20 +155,14 @@ describe('createAiSdkEmbedder', () => {
     expect(model.doEmbedCalls).toHaveLength(3);
   });
 
-  it('keeps vectors across restarts in the user’s store with an AI SDK middleware: a new process embeds only new texts', async () => {
-    const saved = new Map<string, number[]>();
-    const store: VectorStore = {
-      getMany: async (keys) => keys.map((key) => saved.get(key)),
-      setMany: async (entries) => {
-        for (const [key, vector] of entries) saved.set(key, vector);
-      },
-    };
-    /** A process: its own model client, embedder and ranker factory; only the store outlives it. */
+  it('keeps the catalog’s vectors across restarts in a vector store: a new process sends only new tools’ texts', async () => {
+    // Stands for Redis (createRedisVectorStore): the only thing that outlives a process.
+    const store = createMemoryVectorStore();
+    /** A process: its own model client, embedder and ranker factory. */
     const start = () => {
       const model = mockModel();
-      const wrapped = wrapEmbeddingModel({ model, middleware: storedEmbeddings(store) });
-      const factory = createHybridRanker({ embedder: createAiSdkEmbedder({ model: wrapped }), weight: 0.6 });
-      return { model, factory };
+      const embedder = createStoredEmbedder({ embedder: createAiSdkEmbedder({ model }), store });
+      return { model, factory: createHybridRanker({ embedder, weight: 0.6 }) };
     };
     const first = start();
     const before = await first.factory(tools).search('will it rain tomorrow?', { topK: 3 });
@@ -203,9 +171,11 @@ describe('createAiSdkEmbedder', () => {
     const second = start();
     const grown = [...tools, { name: 'get_tides', description: 'Tide times for a harbour.' }];
     const after = await second.factory(grown).search('will it rain tomorrow?', { topK: 3 });
-    // Only the new tool's text was sent; the rest, and the request, came from the store.
-    expect(second.model.doEmbedCalls).toHaveLength(1);
-    expect(second.model.doEmbedCalls[0]!.values).toEqual([expect.stringContaining('get_tides')]);
+    // The new tool's text, then the request (requests are not stored); the rest came from the store.
+    expect(second.model.doEmbedCalls.map((call) => call.values)).toEqual([
+      [expect.stringContaining('get_tides')],
+      ['will it rain tomorrow?'],
+    ]);
     expect(after[0]!.name).toBe(before[0]!.name);
     expect(after[0]!.score).toBeCloseTo(before[0]!.score, 6);
   });

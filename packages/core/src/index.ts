@@ -24,10 +24,19 @@ export { createHybridRanker } from './ranking/hybrid-ranker';
 export type { FieldWeights, KeywordRanker, KeywordRankerOptions } from './ranking/keyword-ranker';
 export { createKeywordRanker } from './ranking/keyword-ranker';
 export { splitClauses } from './ranking/split-clauses';
+export type { StoredEmbedderOptions } from './ranking/stored-embedder';
+export { createStoredEmbedder } from './ranking/stored-embedder';
 export type { WordSink } from './ranking/tokenizer';
 export { forEachWord, hashWord, normalizeText, tokenize } from './ranking/tokenizer';
 export type { ToolIndexOptions } from './ranking/tool-index';
 export { createToolIndex } from './ranking/tool-index';
+export type {
+  MemoryVectorStore,
+  MemoryVectorStoreOptions,
+  VectorStore,
+  VectorStoreEntry,
+} from './ranking/vector-store';
+export { createMemoryVectorStore } from './ranking/vector-store';
 export type { WordVectors } from './ranking/word-neighbours';
 export type { WordTable } from './ranking/word-table';
 export { createWordTable } from './ranking/word-table';

@@ -9,3 +9,5 @@ export { conceptVectors } from './testing/concept-vectors';
 export { sampleCatalog, sampleTools } from './testing/sample-tools';
 export type { StoreContractContext, StoreContractOptions } from './testing/store-contract';
 export { describeStoreContract, oddIds } from './testing/store-contract';
+export type { VectorStoreContractOptions } from './testing/vector-store-contract';
+export { describeVectorStoreContract } from './testing/vector-store-contract';

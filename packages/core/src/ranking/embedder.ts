@@ -12,8 +12,8 @@ export type EmbeddingVector = Float32Array | Float64Array | Int8Array | readonly
 export interface Embedder {
   /**
    * Names the model and every setting that changes its vectors (for example
-   * `openai:text-embedding-3-small`). Vectors are cached under it, so two embedders with the
-   * same id must give the same vectors.
+   * `openai:text-embedding-3-small`). Vectors are kept under it (`createStoredEmbedder`), so
+   * two embedders with the same id must give the same vectors.
    */
   readonly id: string;
   /** The length of every vector, when known before the first call; the ranker checks it. */

@@ -1,0 +1,231 @@
+import { settleWithin, systemClock } from '../clock';
+import { ToolSearchError } from '../errors';
+import { safeListener } from '../listener';
+import type { Clock } from '../types';
+import type { Embedder, EmbeddingVector } from './embedder';
+import type { VectorStore, VectorStoreEntry } from './vector-store';
+
+export interface StoredEmbedderOptions {
+  /** The embedder whose vectors are kept (an embedding API: `createAiSdkEmbedder`, ...). Its `id` is the store's namespace. */
+  readonly embedder: Embedder;
+  /** Where the vectors are kept: `createRedisVectorStore` from `@tool-search/redis`, `createMemoryVectorStore`, yours. */
+  readonly store: VectorStore;
+  /** Bound on each store call; past it the embedder is asked instead (default 1,000 ms). */
+  readonly timeoutMs?: number;
+  /** The clock of that bound (default: the system clock). */
+  readonly clock?: Clock;
+  /**
+   * Called when the store fails or times out (`STORE_UNAVAILABLE`, `STORE_TIMEOUT`) or gives
+   * a vector that does not fit (`INVALID_OPTIONS`). Nothing is lost either way: what the
+   * store cannot answer is embedded, and what it cannot keep is embedded again next time.
+   */
+  readonly onError?: (error: unknown) => void;
+}
+
+const DEFAULT_TIMEOUT_MS = 1_000;
+
+/** A float32 copy of `vector`, or undefined when it is empty or holds a value that is not finite. */
+function finiteCopy(vector: EmbeddingVector | undefined | null): Float32Array | undefined {
+  const length = (vector as { length?: unknown } | null | undefined)?.length;
+  if (typeof length !== 'number' || length === 0) return undefined;
+  const copy = new Float32Array(length);
+  for (let index = 0; index < length; index++) {
+    const value = Number(vector![index]);
+    if (!Number.isFinite(value)) return undefined;
+    copy[index] = value;
+  }
+  return copy;
+}
+
+/** `work()`'s answer within `ms`, or `undefined` (the failure or the timeout reported). */
+async function bounded<T>(
+  work: () => T | PromiseLike<T>,
+  operation: string,
+  ms: number,
+  clock: Clock,
+  report: (error: unknown) => void,
+): Promise<T | undefined> {
+  try {
+    return await settleWithin(Promise.resolve().then(work), ms, clock, () => {
+      report(
+        new ToolSearchError(
+          'STORE_TIMEOUT',
+          `The vector store did not answer ${operation} within ${ms} ms; the embedder was used instead.`,
+        ),
+      );
+      return undefined;
+    });
+  } catch (error) {
+    report(
+      ToolSearchError.isInstance(error)
+        ? error
+        : new ToolSearchError(
+            'STORE_UNAVAILABLE',
+            `The vector store failed ${operation}: ${error instanceof Error ? error.message : String(error)}`,
+            { cause: error },
+          ),
+    );
+    return undefined;
+  }
+}
+
+/**
+ * An {@link Embedder} that keeps another's vectors in a {@link VectorStore}, so that a
+ * catalog's tool texts go to an embedding API once, not at every start or cold start of the
+ * process. `embed` reads the store for its texts, sends only those it does not keep to the
+ * embedder, and keeps what comes back. Requests are not kept (each is new, and a store full of
+ * them would only grow): `embedQueries` goes straight to the embedder, as does `embedWords`.
+ * The `id` and `dimensions` are the embedder's.
+ *
+ * A store that fails, times out or gives a vector that does not fit costs nothing but time:
+ * those texts are embedded, and the error goes to `onError`. A failing embedder fails the call,
+ * as it would without the store (the hybrid ranker then answers from the words alone).
+ */
+export function createStoredEmbedder(options: StoredEmbedderOptions): Embedder {
+  if (typeof options !== 'object' || options === null) {
+    throw new ToolSearchError('INVALID_OPTIONS', 'createStoredEmbedder needs { embedder, store }');
+  }
+  const { embedder, store } = options;
+  if (typeof embedder !== 'object' || embedder === null || typeof embedder.embed !== 'function') {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      'createStoredEmbedder needs an embedder with an embed(texts) method',
+    );
+  }
+  if (typeof embedder.id !== 'string' || embedder.id.length === 0) {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      'the embedder needs an id (its vectors are kept under it): name the model and its settings',
+    );
+  }
+  if (
+    typeof store !== 'object' ||
+    store === null ||
+    typeof store.get !== 'function' ||
+    typeof store.set !== 'function'
+  ) {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      'createStoredEmbedder needs a store with get and set methods',
+    );
+  }
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  if (typeof timeoutMs !== 'number' || !(timeoutMs > 0)) {
+    throw new ToolSearchError('INVALID_OPTIONS', `timeoutMs must be a number > 0, got ${String(timeoutMs)}`);
+  }
+  const clock = options.clock ?? systemClock;
+  const report = safeListener(options.onError);
+  const namespace = embedder.id;
+  /** The vectors' length: the embedder's, or that of the first vector it gave (never the store's word for it). */
+  let dimensions: number | undefined =
+    typeof embedder.dimensions === 'number' ? embedder.dimensions : undefined;
+
+  const unfitError = (count: number) =>
+    new ToolSearchError(
+      'INVALID_OPTIONS',
+      `The vector store gave ${count} vector(s) under "${namespace}" of another length than the embedder's, or with values that are not finite; they were embedded again.`,
+    );
+
+  /**
+   * The usable vectors of the store's answer, by text. Left out (and reported): a vector with a
+   * value that is not finite, one of another length than the embedder's, and, while that
+   * length is not known yet, every vector when they do not all have one length.
+   */
+  const usable = (distinct: readonly string[], answer: unknown): Map<string, EmbeddingVector> => {
+    const found = new Map<string, EmbeddingVector>();
+    if (answer === undefined) return found;
+    if (!Array.isArray(answer) || answer.length !== distinct.length) {
+      report(
+        new ToolSearchError(
+          'STORE_UNAVAILABLE',
+          `The vector store gave ${Array.isArray(answer) ? answer.length : 'no'} answers for ${distinct.length} texts; the embedder was used instead.`,
+        ),
+      );
+      return found;
+    }
+    let unfit = 0;
+    const lengths = new Set<number>();
+    answer.forEach((vector: EmbeddingVector | undefined | null, index) => {
+      if (vector === undefined || vector === null) return;
+      const copy = finiteCopy(vector);
+      if (copy === undefined || (dimensions !== undefined && copy.length !== dimensions)) {
+        unfit++;
+        return;
+      }
+      lengths.add(copy.length);
+      found.set(distinct[index]!, copy);
+    });
+    if (lengths.size > 1) {
+      unfit += found.size;
+      found.clear();
+    }
+    if (unfit > 0) report(unfitError(unfit));
+    return found;
+  };
+
+  /** The embedder's vectors of `texts`, checked for count, with the length learnt from them. */
+  const embedMissing = async (texts: readonly string[]): Promise<readonly EmbeddingVector[]> => {
+    const vectors = await embedder.embed(texts);
+    if (!Array.isArray(vectors) || vectors.length !== texts.length) {
+      throw new ToolSearchError(
+        'INVALID_OPTIONS',
+        `the embedder returned ${Array.isArray(vectors) ? vectors.length : 'no'} vectors for ${texts.length} texts`,
+      );
+    }
+    if (dimensions === undefined) {
+      const length = (vectors[0] as { length?: unknown } | undefined)?.length;
+      if (typeof length === 'number' && length > 0) dimensions = length;
+    }
+    return vectors;
+  };
+
+  const embed = async (texts: readonly string[]): Promise<readonly EmbeddingVector[]> => {
+    if (!Array.isArray(texts)) throw new ToolSearchError('INVALID_INPUT', 'embed expects an array of texts');
+    if (texts.length === 0) return [];
+    const strings = texts.map((text) => (typeof text === 'string' ? text : String(text)));
+    const distinct = [...new Set(strings)];
+    const known = dimensions !== undefined;
+    const kept = usable(
+      distinct,
+      await bounded(() => store.get(namespace, distinct), 'get', timeoutMs, clock, report),
+    );
+    let missing = distinct.filter((text) => !kept.has(text));
+    if (missing.length > 0) {
+      let vectors = await embedMissing(missing);
+      // The embedder has just told the length: kept vectors of another length are embedded too.
+      const stale =
+        known || dimensions === undefined
+          ? []
+          : [...kept].filter(([, vector]) => vector.length !== dimensions);
+      if (stale.length > 0) {
+        report(unfitError(stale.length));
+        const staleTexts = stale.map(([text]) => text);
+        vectors = [...vectors, ...(await embedMissing(staleTexts))];
+        missing = [...missing, ...staleTexts];
+      }
+      const entries: VectorStoreEntry[] = [];
+      missing.forEach((text, index) => {
+        const vector = vectors[index]!;
+        kept.set(text, vector);
+        // Only a vector that fits is kept: a bad one fails the search that gets it, not every later start.
+        const copy = finiteCopy(vector);
+        if (copy !== undefined && copy.length === dimensions) entries.push({ text, vector: copy });
+      });
+      if (entries.length > 0)
+        await bounded(() => store.set(namespace, entries), 'set', timeoutMs, clock, report);
+    }
+    return strings.map((text) => kept.get(text)!);
+  };
+
+  const passThrough = <T>(method: ((items: readonly string[]) => T) | undefined) =>
+    method === undefined ? undefined : (items: readonly string[]) => method.call(embedder, items);
+  const embedQueries = passThrough(embedder.embedQueries) ?? passThrough(embedder.embed)!;
+  const embedWords = passThrough(embedder.embedWords);
+  return {
+    id: namespace,
+    ...(typeof embedder.dimensions === 'number' ? { dimensions: embedder.dimensions } : {}),
+    embed,
+    embedQueries,
+    ...(embedWords ? { embedWords } : {}),
+  };
+}

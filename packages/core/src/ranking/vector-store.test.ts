@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { ToolSearchError } from '../errors';
+import { describeVectorStoreContract } from '../testing/vector-store-contract';
+import { createMemoryVectorStore } from './vector-store';
+
+describeVectorStoreContract({ name: 'memory', createStore: () => createMemoryVectorStore() });
+
+describe('createMemoryVectorStore', () => {
+  it('forgets the least recently used vectors beyond its capacity, over every namespace', () => {
+    const store = createMemoryVectorStore({ capacity: 2 });
+    store.set('a', [{ text: 'one', vector: Float32Array.of(1) }]);
+    store.set('b', [{ text: 'one', vector: Float32Array.of(2) }]);
+    // Reading 'a' makes it the most recent: 'b' goes when a third comes.
+    expect(store.get('a', ['one'])).toEqual([Float32Array.of(1)]);
+    store.set('a', [{ text: 'two', vector: Float32Array.of(3) }]);
+    expect(store.size).toBe(2);
+    expect(store.get('b', ['one'])).toEqual([undefined]);
+    expect(store.get('a', ['one', 'two'])).toEqual([Float32Array.of(1), Float32Array.of(3)]);
+  });
+
+  it('keeps nothing at capacity 0', () => {
+    const store = createMemoryVectorStore({ capacity: 0 });
+    store.set('a', [{ text: 'one', vector: Float32Array.of(1) }]);
+    expect(store.get('a', ['one'])).toEqual([undefined]);
+  });
+
+  it('rejects a capacity that is not a number ≥ 0, and calls that are not (string, array)', () => {
+    for (const capacity of [-1, Number.NaN, '10' as unknown as number]) {
+      expect(() => createMemoryVectorStore({ capacity })).toThrow(ToolSearchError);
+    }
+    const store = createMemoryVectorStore();
+    expect(() => store.get(1 as unknown as string, [])).toThrow(/namespace must be a string/);
+    expect(() => store.get('a', 'text' as unknown as string[])).toThrow(/texts must be an array/);
+    expect(() => store.set('a', {} as unknown as [])).toThrow(/entries must be an array/);
+  });
+});

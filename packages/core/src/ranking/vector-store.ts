@@ -1,0 +1,85 @@
+import { ToolSearchError } from '../errors';
+import type { MaybePromise } from '../types';
+import type { EmbeddingVector } from './embedder';
+
+/** A text and the vector an embedder gave it. */
+export interface VectorStoreEntry {
+  readonly text: string;
+  readonly vector: Float32Array;
+}
+
+/**
+ * Where the vectors of an embedding API outlive the process, so that a catalog's tool texts
+ * are embedded once, not again at every start or cold start (see `createStoredEmbedder`). A
+ * vector is kept by its namespace (the embedder's `id`, which names the model and every
+ * setting that changes its vectors) and the text it was made from. Either method may answer
+ * synchronously or with a promise; a store may forget or expire what it keeps.
+ */
+export interface VectorStore {
+  /** The kept vector of each text, in order: `undefined` where none is kept. */
+  get(namespace: string, texts: readonly string[]): MaybePromise<readonly (EmbeddingVector | undefined)[]>;
+  /** Keeps each entry's vector under its text (replacing one kept before). */
+  set(namespace: string, entries: readonly VectorStoreEntry[]): MaybePromise<void>;
+}
+
+export interface MemoryVectorStoreOptions {
+  /** Vectors kept at most, over every namespace; the least recently used go first (default 100,000). */
+  readonly capacity?: number;
+}
+
+/** The in-memory {@link VectorStore}: one process's vectors (tests, and factories built one after another). */
+export interface MemoryVectorStore extends VectorStore {
+  get(namespace: string, texts: readonly string[]): readonly (Float32Array | undefined)[];
+  set(namespace: string, entries: readonly VectorStoreEntry[]): void;
+  /** Vectors kept now. */
+  readonly size: number;
+}
+
+const DEFAULT_CAPACITY = 100_000;
+
+/** One string per (namespace, text), unambiguous whatever either contains. */
+const keyOf = (namespace: string, text: string): string => `${namespace.length}:${namespace}${text}`;
+
+/**
+ * A {@link VectorStore} in a `Map`, least recently used forgotten beyond `capacity`. Vectors
+ * are copied in and out, so neither side can change what the other holds.
+ */
+export function createMemoryVectorStore(options: MemoryVectorStoreOptions = {}): MemoryVectorStore {
+  const capacity = options?.capacity ?? DEFAULT_CAPACITY;
+  if (typeof capacity !== 'number' || !(capacity >= 0)) {
+    throw new ToolSearchError('INVALID_OPTIONS', `capacity must be a number ≥ 0, got ${String(capacity)}`);
+  }
+  const vectors = new Map<string, Float32Array>();
+  return {
+    get(namespace, texts) {
+      checkArguments(namespace, texts, 'texts');
+      return texts.map((text) => {
+        const key = keyOf(namespace, String(text));
+        const vector = vectors.get(key);
+        if (vector === undefined) return undefined;
+        vectors.delete(key);
+        vectors.set(key, vector);
+        return vector.slice();
+      });
+    },
+    set(namespace, entries) {
+      checkArguments(namespace, entries, 'entries');
+      for (const entry of entries) {
+        const key = keyOf(namespace, String(entry.text));
+        vectors.delete(key);
+        vectors.set(key, Float32Array.from(entry.vector));
+      }
+      while (vectors.size > capacity) vectors.delete(vectors.keys().next().value as string);
+    },
+    get size() {
+      return vectors.size;
+    },
+  };
+}
+
+function checkArguments(namespace: unknown, list: unknown, name: string): void {
+  if (typeof namespace !== 'string') {
+    throw new ToolSearchError('INVALID_INPUT', `namespace must be a string, got ${typeof namespace}`);
+  }
+  if (!Array.isArray(list)) throw new ToolSearchError('INVALID_INPUT', `${name} must be an array`);
+}
