@@ -1,7 +1,10 @@
-export type { RedisStore, RedisStoreClient, RedisStoreOptions } from './redis-store';
+export type { RedisStoreClient } from './redis-commands';
+export { DEFAULT_COMMAND_TIMEOUT_MS } from './redis-commands';
+export type { RedisStore, RedisStoreOptions } from './redis-store';
+export { createRedisStore, DEFAULT_KEY_PREFIX, DEFAULT_TTL } from './redis-store';
+export type { RedisVectorStore, RedisVectorStoreOptions } from './redis-vector-store';
 export {
-  createRedisStore,
-  DEFAULT_COMMAND_TIMEOUT_MS,
-  DEFAULT_KEY_PREFIX,
-  DEFAULT_TTL,
-} from './redis-store';
+  createRedisVectorStore,
+  DEFAULT_VECTOR_KEY_PREFIX,
+  DEFAULT_VECTOR_TTL,
+} from './redis-vector-store';

@@ -1,10 +1,11 @@
-import { ToolSearchError } from '@tool-search/core';
 import { describeStoreContract } from '@tool-search/core/testing';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ageKeys } from '../test/age-keys';
 import { closeClients, connectClient, type TestClient } from '../test/clients';
-import { createRedisStore, DEFAULT_TTL, escapeGlob } from './redis-store';
+import { expectCode } from '../test/expect-code';
+import { escapeGlob } from './redis-commands';
+import { createRedisStore, DEFAULT_TTL } from './redis-store';
 import { commandStats, countRoundTrips, type RedisServer, startRedisServer } from './testing';
 
 let server: RedisServer;
@@ -49,16 +50,6 @@ describeStoreContract({
     await createRedisStore({ client: admin, keyPrefix: contractPrefixes.get(store)! }).clear();
   },
 });
-
-async function expectCode(promise: Promise<unknown>, code: string) {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  expect(ToolSearchError.isInstance(error), `expected a ToolSearchError, got ${String(error)}`).toBe(true);
-  expect((error as ToolSearchError).code).toBe(code);
-  return error as ToolSearchError;
-}
 
 describe('createRedisStore: load state', () => {
   it('keeps load order without duplicates and answers [] for an unknown thread', async () => {
@@ -298,35 +289,6 @@ describe('createRedisStore: round trips', () => {
 });
 
 describe('createRedisStore: misuse', () => {
-  it('refuses bad options with INVALID_OPTIONS', () => {
-    const bad = [
-      {},
-      { client: {} },
-      { client, keyPrefix: '' },
-      { client, ttl: -1 },
-      { client, ttl: Number.NaN },
-      { client, ttl: Number.POSITIVE_INFINITY },
-      { client, commandTimeoutMs: 0 },
-      { client, commandTimeoutMs: Number.POSITIVE_INFINITY },
-    ];
-    for (const options of bad) {
-      let error: unknown;
-      try {
-        createRedisStore(options as never);
-      } catch (caught) {
-        error = caught;
-      }
-      expect((error as ToolSearchError | undefined)?.code, JSON.stringify(options)).toBe('INVALID_OPTIONS');
-    }
-    let missing: unknown;
-    try {
-      createRedisStore(undefined as never);
-    } catch (caught) {
-      missing = caught;
-    }
-    expect((missing as ToolSearchError).code).toBe('INVALID_OPTIONS');
-  });
-
   it('fails with STORE_UNAVAILABLE, at once, on a client that was never connected', async () => {
     const idle = createClient({ url: server.url });
     const store = createRedisStore({ client: idle });

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RedisStoreClient } from './redis-store';
+import type { RedisStoreClient } from './redis-commands';
 
 /**
  * `@tool-search/redis/testing`: a real, throwaway `redis-server` on a free loopback port, in its

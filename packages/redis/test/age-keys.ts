@@ -1,4 +1,4 @@
-import { escapeGlob } from '../src/redis-store';
+import { escapeGlob } from '../src/redis-commands';
 import type { TestClient } from './clients';
 
 // Shortens one key's remaining life by ARGV[1] ms, deleting it when that runs out: what Redis

@@ -1,0 +1,233 @@
+import { createHash } from 'node:crypto';
+import { ToolSearchError } from '@tool-search/core';
+
+/**
+ * The part of a node-redis client (`createClient()` from `redis` 5 or later) that the stores
+ * use. A cluster client is not supported: its `sendCommand` takes different arguments.
+ */
+export interface RedisStoreClient {
+  readonly isOpen: boolean;
+  readonly isReady: boolean;
+  sendCommand(args: readonly string[], options?: { abortSignal?: AbortSignal }): Promise<unknown>;
+}
+
+export const DEFAULT_COMMAND_TIMEOUT_MS = 1_000;
+const SCAN_COUNT = '1000';
+
+/** The options every Redis store takes, as given. */
+export interface RedisOptions {
+  readonly client: RedisStoreClient;
+  readonly keyPrefix?: string;
+  readonly ttl?: number;
+  readonly commandTimeoutMs?: number;
+}
+
+/** The options every Redis store takes, checked, with the store's defaults filled in. */
+export interface CheckedRedisOptions {
+  readonly client: RedisStoreClient;
+  readonly keyPrefix: string;
+  readonly ttl: number;
+  readonly commandTimeoutMs: number;
+}
+
+/** Checks a store's options (`INVALID_OPTIONS` for a bad one) and fills in its defaults. */
+export function checkRedisOptions(
+  options: RedisOptions | undefined,
+  defaults: { readonly keyPrefix: string; readonly ttl: number },
+): CheckedRedisOptions {
+  const client = options?.client;
+  const keyPrefix = options?.keyPrefix ?? defaults.keyPrefix;
+  const ttl = options?.ttl ?? defaults.ttl;
+  const commandTimeoutMs = options?.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
+
+  if (!client || typeof client.sendCommand !== 'function') {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      'client must be a node-redis client (createClient() from redis)',
+    );
+  }
+  if (typeof keyPrefix !== 'string' || keyPrefix.length === 0) {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      "keyPrefix must be a non-empty string (clear() deletes the store's keys under it)",
+    );
+  }
+  if (typeof ttl !== 'number' || !Number.isFinite(ttl) || ttl < 0) {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      `ttl must be a finite number of milliseconds >= 0, got ${ttl}`,
+    );
+  }
+  if (typeof commandTimeoutMs !== 'number' || !Number.isFinite(commandTimeoutMs) || commandTimeoutMs <= 0) {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      `commandTimeoutMs must be a finite number of milliseconds > 0, got ${commandTimeoutMs}`,
+    );
+  }
+  return { client, keyPrefix, ttl, commandTimeoutMs };
+}
+
+/** A Lua script, sent by its SHA-1 (`EVALSHA`) once the server has it. */
+export interface LuaScript {
+  readonly source: string;
+  readonly sha: string;
+}
+
+export const luaScript = (source: string): LuaScript => ({
+  source,
+  sha: createHash('sha1').update(source).digest('hex'),
+});
+
+/** Escapes the glob characters of SCAN's MATCH pattern. */
+export function escapeGlob(text: string): string {
+  return text.replace(/[*?[\]\\]/g, '\\$&');
+}
+
+export const toText = (value: unknown): string => (typeof value === 'string' ? value : String(value));
+
+const isNoScript = (error: unknown) =>
+  error instanceof Error && typeof error.message === 'string' && error.message.startsWith('NOSCRIPT');
+
+export interface RedisCommandsOptions {
+  readonly client: RedisStoreClient;
+  readonly commandTimeoutMs: number;
+  /** Names the store in its errors (`'Redis store'`, `'Redis vector store'`). */
+  readonly label: string;
+}
+
+/** The bounded round trips a Redis store is made of. */
+export interface RedisCommands {
+  /**
+   * Runs one round trip (or, for a script the server has not cached yet, two) under one deadline.
+   * Every failure becomes a ToolSearchError; nothing waits longer than commandTimeoutMs.
+   */
+  call<T>(operation: string, work: (signal: AbortSignal) => Promise<T>): Promise<T>;
+  /** Sends one command (inside `call`, with its signal). */
+  send(args: readonly string[], signal: AbortSignal): Promise<unknown>;
+  /** Runs a Lua script by its SHA-1, sending its source once when the server does not have it. */
+  evaluate(
+    script: LuaScript,
+    keys: readonly string[],
+    args: readonly string[],
+    signal: AbortSignal,
+  ): Promise<unknown>;
+  /** Walks the keys matching `match` of one `type`, one SCAN page per round trip (never KEYS). */
+  scan(
+    operation: string,
+    filter: { readonly match: string; readonly type: string },
+    page: (keys: readonly string[], signal: AbortSignal) => Promise<void>,
+  ): Promise<void>;
+  /** Throws `DISPOSED` once `dispose()` was called. */
+  throwIfDisposed(operation: string): void;
+  /** Makes every later call fail with `DISPOSED`. Does not close the client. */
+  dispose(): void;
+}
+
+/**
+ * The command layer the Redis stores share. Every call is bounded: an unreachable or
+ * reconnecting client fails at once with `STORE_UNAVAILABLE`, a slow one after
+ * `commandTimeoutMs` with `STORE_TIMEOUT` (the pending command is withdrawn from node-redis's
+ * offline queue if it was not sent yet), an error reply with `STORE_UNAVAILABLE`.
+ */
+export function createRedisCommands(options: RedisCommandsOptions): RedisCommands {
+  const { client, commandTimeoutMs, label } = options;
+  let disposed = false;
+
+  const throwIfDisposed = (operation: string) => {
+    if (disposed) throw new ToolSearchError('DISPOSED', `The ${label} is disposed (${operation})`);
+  };
+
+  async function call<T>(operation: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    throwIfDisposed(operation);
+    if (!client.isOpen) {
+      throw new ToolSearchError(
+        'STORE_UNAVAILABLE',
+        `Redis ${operation} failed: the client is not connected (call await client.connect() first)`,
+      );
+    }
+    if (!client.isReady) {
+      throw new ToolSearchError('STORE_UNAVAILABLE', `Redis ${operation} failed: the client is reconnecting`);
+    }
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // A wall-clock bound on network I/O, so not the injected clock; unref'd, cleared on settle.
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        reject(
+          new ToolSearchError(
+            'STORE_TIMEOUT',
+            `Redis ${operation} got no answer within ${commandTimeoutMs} ms`,
+          ),
+        );
+      }, commandTimeoutMs);
+      timer.unref?.();
+    });
+    try {
+      return await Promise.race([work(controller.signal), deadline]);
+    } catch (error) {
+      if (ToolSearchError.isInstance(error)) throw error;
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new ToolSearchError('STORE_UNAVAILABLE', `Redis ${operation} failed: ${reason}`, {
+        cause: error,
+      });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  const send = (args: readonly string[], signal: AbortSignal) =>
+    client.sendCommand(args, { abortSignal: signal });
+
+  async function evaluate(
+    script: LuaScript,
+    keys: readonly string[],
+    args: readonly string[],
+    signal: AbortSignal,
+  ) {
+    const tail = [String(keys.length), ...keys, ...args];
+    try {
+      return await send(['EVALSHA', script.sha, ...tail], signal);
+    } catch (error) {
+      // First use on this server (or after a restart / SCRIPT FLUSH): send the source once.
+      if (!isNoScript(error)) throw error;
+      return await send(['EVAL', script.source, ...tail], signal);
+    }
+  }
+
+  async function scan(
+    operation: string,
+    filter: { readonly match: string; readonly type: string },
+    page: (keys: readonly string[], signal: AbortSignal) => Promise<void>,
+  ) {
+    let cursor = '0';
+    do {
+      cursor = await call(operation, async (signal) => {
+        const reply = await send(
+          ['SCAN', cursor, 'MATCH', filter.match, 'COUNT', SCAN_COUNT, 'TYPE', filter.type],
+          signal,
+        );
+        if (!Array.isArray(reply) || reply.length !== 2 || !Array.isArray(reply[1])) {
+          throw new ToolSearchError(
+            'STORE_UNAVAILABLE',
+            `Redis gave an unexpected reply to SCAN (${operation})`,
+          );
+        }
+        const keys = (reply[1] as unknown[]).map(toText);
+        if (keys.length > 0) await page(keys, signal);
+        return toText(reply[0]);
+      });
+    } while (cursor !== '0');
+  }
+
+  return {
+    call,
+    send,
+    evaluate,
+    scan,
+    throwIfDisposed,
+    dispose() {
+      disposed = true;
+    },
+  };
+}
