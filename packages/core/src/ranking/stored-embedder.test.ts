@@ -178,6 +178,55 @@ describe('createStoredEmbedder', () => {
     ]);
   });
 
+  it('reads and writes a large catalog 500 texts per store call, each bounded; after one fails it asks no more', async () => {
+    const texts = Array.from({ length: 1_200 }, (_, index) => `tool ${index}`);
+    const inner = createMemoryVectorStore();
+    const store = spyStore(inner);
+    await createStoredEmbedder({ embedder: recordingEmbedder().embedder, store }).embed(texts);
+    expect(
+      store.log.map((line) =>
+        line
+          .split(' ')
+          .slice(0, 3)
+          .join(' ')
+          .replace(/ tool.*/, ''),
+      ),
+    ).toEqual([
+      'get api:model-1 500',
+      'get api:model-1 500',
+      'get api:model-1 200',
+      'set api:model-1',
+      'set api:model-1',
+      'set api:model-1',
+    ]);
+    expect(inner.size).toBe(1_200);
+
+    // The second call hangs: it costs one timeoutMs, the third is never made, and the texts of
+    // both are embedded; the first call's vectors are used.
+    const clock = createFakeClock();
+    const errors: ToolSearchError[] = [];
+    let gets = 0;
+    const stalling: VectorStore = {
+      get: (namespace, chunk) => (++gets === 2 ? new Promise(() => {}) : inner.get(namespace, chunk)),
+      set: () => {},
+    };
+    const { embedder, calls } = recordingEmbedder();
+    const pending = createStoredEmbedder({
+      embedder,
+      store: stalling,
+      clock,
+      timeoutMs: 500,
+      onError: (error) => errors.push(error as ToolSearchError),
+    }).embed(texts);
+    await clock.advanceAsync(500);
+    const vectors = await pending;
+    expect(gets).toBe(2);
+    expect(calls).toEqual([texts.slice(500)]);
+    expect(asArrays(vectors.slice(0, 1))).toEqual([float32(textVector('tool 0'))]);
+    expect(asArrays(vectors.slice(500, 501))).toEqual([textVector('tool 500')]);
+    expect(errors.map((error) => error.code)).toEqual(['STORE_TIMEOUT']);
+  });
+
   it('embeds again what the store gives unfit: wrong count, wrong length, not finite, not a vector', async () => {
     const errors: ToolSearchError[] = [];
     const { embedder, calls } = recordingEmbedder({ dimensions: 4 });
