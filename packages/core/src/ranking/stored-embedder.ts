@@ -31,10 +31,18 @@ const DEFAULT_TIMEOUT_MS = 1_000;
  */
 const STORE_BATCH = 500;
 
-/** A float32 copy of `vector`, or undefined when it is empty or holds a value that is not finite. */
-function finiteCopy(vector: EmbeddingVector | undefined | null): Float32Array | undefined {
+/**
+ * `vector` as float32 (itself when it already is one: the stores copy on both sides, so no
+ * second copy of a catalog's vectors is made here), or undefined when it is empty or holds a
+ * value that is not finite.
+ */
+function finiteFloat32(vector: EmbeddingVector | undefined | null): Float32Array | undefined {
   const length = (vector as { length?: unknown } | null | undefined)?.length;
   if (typeof length !== 'number' || length === 0) return undefined;
+  if (vector instanceof Float32Array) {
+    for (let index = 0; index < length; index++) if (!Number.isFinite(vector[index]!)) return undefined;
+    return vector;
+  }
   const copy = new Float32Array(length);
   for (let index = 0; index < length; index++) {
     const value = Number(vector![index]);
@@ -167,13 +175,13 @@ export function createStoredEmbedder(options: StoredEmbedderOptions): Embedder {
       }
       answer.forEach((vector: EmbeddingVector | undefined | null, index) => {
         if (vector === undefined || vector === null) return;
-        const copy = finiteCopy(vector);
-        if (copy === undefined || (dimensions !== undefined && copy.length !== dimensions)) {
+        const float32 = finiteFloat32(vector);
+        if (float32 === undefined || (dimensions !== undefined && float32.length !== dimensions)) {
           unfit++;
           return;
         }
-        lengths.add(copy.length);
-        found.set(chunk[index]!, copy);
+        lengths.add(float32.length);
+        found.set(chunk[index]!, float32);
       });
     }
     if (lengths.size > 1) {
@@ -235,8 +243,8 @@ export function createStoredEmbedder(options: StoredEmbedderOptions): Embedder {
         const vector = vectors[index]!;
         kept.set(text, vector);
         // Only a vector that fits is kept: a bad one fails the search that gets it, not every later start.
-        const copy = finiteCopy(vector);
-        if (copy !== undefined && copy.length === dimensions) entries.push({ text, vector: copy });
+        const float32 = finiteFloat32(vector);
+        if (float32 !== undefined && float32.length === dimensions) entries.push({ text, vector: float32 });
       });
       await write(entries);
     }
