@@ -630,10 +630,13 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
       // lexical candidates alone are sure to provide them as well.
       const scans = assured < (feedback > 0 ? Math.max(topK, FEEDBACK_TOOLS) : topK);
 
-      /** The candidates scored against `query` (the scan adds the tools most similar to it), best `count` first. */
-      const rank = (query: QueryViews, count: number): Fused[] => {
+      /**
+       * The candidates scored against `query`, best `count` first; `scan` first adds the tools
+       * most similar to it (they stay candidates for a later ranking).
+       */
+      const rank = (query: QueryViews, count: number, scan: boolean): Fused[] => {
         const scanned = new Map<number, number>();
-        if (scans) {
+        if (scan) {
           const similar = semanticCandidates(query, ready, Math.max(SEMANTIC_CANDIDATES, 2 * topK), scratch);
           similar.tools.forEach((position, index) => {
             scanned.set(position, similar.similarities[index]!);
@@ -666,19 +669,22 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
       const first = new QueryViews(ready, views);
       let ranked: Fused[];
       if (feedback === 0) {
-        ranked = rank(first, topK);
+        ranked = rank(first, topK, scans);
       } else {
         // Pseudo-relevance feedback: the request's views moved towards the vectors of the tools
         // that lead the fused ranking, then every candidate scored again against them. Word
         // vectors place a request by its topic words and its names alike; the leading tools,
         // chosen mostly by the words, pull it towards the catalog's reading of that topic.
-        const leading = rank(first, FEEDBACK_TOOLS)
+        const leading = rank(first, FEEDBACK_TOOLS, scans)
           .slice(0, FEEDBACK_TOOLS)
           .filter((entry) => entry.score > 0)
           .map((entry) => entry.position);
         // No candidate scores above 0: the views would not move, and the answer is empty.
         if (leading.length === 0) return [];
-        ranked = rank(new QueryViews(ready, feedbackViews(ready, views, leading, feedback)), topK);
+        // The moved views are not scanned again: they stay close to the request, and the tools
+        // most similar to it are already candidates. A second scan changed 3 of the eval sets'
+        // 7,317 top-10 lists, and took 0.7 ms of a real request's 2.6 ms at 10,000 tools.
+        ranked = rank(new QueryViews(ready, feedbackViews(ready, views, leading, feedback)), topK, false);
       }
       const scored = ranked.filter((entry) => entry.score > 0 && entry.score >= minScore);
       return scored.slice(0, topK).map(({ position, score, description }) => {
