@@ -20,6 +20,7 @@ export function fullConfig(
     tokenSizes: [50, 200, 1_000, 5_000],
     speed: {
       sizes: [1_000, 10_000, 100_000],
+      realRequestSizes: [10_000],
       runs: (size) => (size <= 1_000 ? 5 : size <= 10_000 ? 3 : 1),
       queries: (size) => (size <= 1_000 ? 2_000 : size <= 10_000 ? 1_000 : 300),
       warmup: 100,
@@ -50,6 +51,7 @@ export function quickConfig(options: { parallel?: number; redis?: boolean } = {}
     tokenSizes: [50, 200, 1_000],
     speed: {
       sizes: [1_000],
+      realRequestSizes: [1_000],
       runs: () => 1,
       queries: () => 200,
       warmup: 30,

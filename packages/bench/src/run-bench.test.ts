@@ -23,6 +23,7 @@ const tiny: BenchConfig = {
   tokenSizes: [10, 30],
   speed: {
     sizes: [150],
+    realRequestSizes: [150],
     runs: () => 1,
     queries: () => 10,
     warmup: 3,
@@ -120,6 +121,16 @@ describe('pnpm bench, every suite on tiny data', () => {
       expect(row.medianQueryMs).toBeGreaterThan(0);
       expect(row.p99QueryMs).toBeGreaterThanOrEqual(row.medianQueryMs);
     }
+    // Again on the fixture's real tools (topped up to 150) and its real requests.
+    expect(results.realRequestSpeed.map((row) => row.systemId)).toEqual(
+      results.systems.map((system) => system.id),
+    );
+    for (const row of results.realRequestSpeed) {
+      expect(row).toMatchObject({ tools: 150, requests: 'real' });
+      expect(row.queriesTimed).toBeGreaterThan(0);
+      expect(row.medianQueryMs).toBeGreaterThan(0);
+    }
+    expect(results.speed.every((row) => row.requests === 'generated')).toBe(true);
     const adapters = new Set(results.steps.map((row) => `${row.adapter}/${row.system}/${row.mode}`));
     for (const mode of ['catalog', 'request-tools']) {
       for (const entry of [
@@ -163,6 +174,8 @@ describe('pnpm bench, every suite on tiny data', () => {
     ]) {
       expect(markdown).toContain(heading);
     }
+    expect(markdown).toContain('### Real requests');
+    expect(markdown).toContain('**On real requests at 150 tools**');
     expect(markdown).toContain('![NDCG@10 per eval set](charts/quality-ndcg.svg)');
     expect(markdown).toContain('| @mastra/core | 1.71.0 |');
 

@@ -27,7 +27,7 @@ export interface BenchConfig {
   readonly choose: { readonly sets: readonly string[]; readonly maxQueries: number | undefined };
   /** Token table sizes (0 entries: skipped). */
   readonly tokenSizes: readonly number[];
-  /** Speed and memory on synthetic catalogs (null: skipped). */
+  /** Speed and memory on synthetic catalogs, and speed on real requests (null: skipped). */
   readonly speed: (SpeedPlan & { readonly isolate: boolean; readonly systems?: readonly SystemId[] }) | null;
   /** Per-step overhead of the adapters (null: skipped). */
   readonly steps: StepPlan | null;
@@ -50,6 +50,7 @@ export interface BenchResults {
     readonly scanMaxQueries: number | undefined;
     readonly speed: {
       sizes: readonly number[];
+      realRequestSizes: readonly number[];
       queries: number[];
       queryBudgetMs: number;
       jobTimeoutMs: number;
@@ -68,6 +69,8 @@ export interface BenchResults {
   }[];
   readonly tokens: readonly TokenRow[];
   readonly speed: readonly SpeedRow[];
+  /** The same measurement with the eval sets' tools and requests (`requests: 'real'`). */
+  readonly realRequestSpeed: readonly SpeedRow[];
   readonly steps: readonly StepRow[];
 }
 
@@ -142,6 +145,18 @@ export async function runBench(config: BenchConfig, progress?: Progress): Promis
         }),
       )
     : [];
+  const realRequestSpeed =
+    speedPlan && speedPlan.realRequestSizes.length > 0
+      ? await timed('speed, real requests', () =>
+          runSpeedSuite({
+            systems: systems.filter((system) => !speedPlan.systems || speedPlan.systems.includes(system.id)),
+            plan: speedPlan,
+            isolate: speedPlan.isolate,
+            requests: config.sources,
+            ...(progress ? { progress } : {}),
+          }),
+        )
+      : [];
   const stepPlan = config.steps;
   const steps = stepPlan
     ? await timed('steps', () => runStepSuite({ plan: stepPlan, ...(progress ? { progress } : {}) }))
@@ -169,6 +184,7 @@ export async function runBench(config: BenchConfig, progress?: Progress): Promis
       speed: speedPlan
         ? {
             sizes: speedPlan.sizes,
+            realRequestSizes: speedPlan.realRequestSizes,
             queries: speedPlan.sizes.map((size) => speedPlan.queries(size)),
             queryBudgetMs: speedPlan.queryBudgetMs,
             jobTimeoutMs: speedPlan.jobTimeoutMs,
@@ -184,6 +200,7 @@ export async function runBench(config: BenchConfig, progress?: Progress): Promis
     choose,
     tokens,
     speed,
+    realRequestSpeed,
     steps,
   };
 }

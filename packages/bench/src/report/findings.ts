@@ -11,8 +11,33 @@ function label(results: BenchResults, id: string): string {
   return results.systems.find((system) => system.id === id)?.label ?? id;
 }
 
-function speedRow(results: BenchResults, id: string, size: number): SpeedRow | undefined {
-  return results.speed.find((row) => row.systemId === id && row.tools === size);
+function speedRow(rows: readonly SpeedRow[], id: string, size: number): SpeedRow | undefined {
+  return rows.find((row) => row.systemId === id && row.tools === size);
+}
+
+/** "ours 0.2 ms (hybrid 0.4 ms…); peer 30 ms (150×), …" at `size`, or undefined without ours. */
+function latencyComparison(
+  results: BenchResults,
+  rows: readonly SpeedRow[],
+  size: number,
+  withBuild: boolean,
+): { text: string; mine: SpeedRow } | undefined {
+  const mine = speedRow(rows, OURS, size);
+  if (!mine) return undefined;
+  const others = results.systems
+    .filter((system) => system.id !== OURS && system.id !== 'ours-hybrid')
+    .map((system) => ({ system, row: speedRow(rows, system.id, size) }))
+    .filter((entry) => entry.row !== undefined && Number.isFinite(entry.row.medianQueryMs))
+    .map(
+      (entry) =>
+        `${entry.system.label} ${ms(entry.row!.medianQueryMs)} (${ratio(entry.row!.medianQueryMs / mine.medianQueryMs)})`,
+    );
+  const hybrid = speedRow(rows, 'ours-hybrid', size);
+  const hybridText =
+    hybrid && Number.isFinite(hybrid.medianQueryMs)
+      ? ` (hybrid ${ms(hybrid.medianQueryMs)}${withBuild ? `, built in ${ms(hybrid.buildMs)}` : ''})`
+      : '';
+  return { text: `ours ${ms(mine.medianQueryMs)}${hybridText}; ${others.join(', ')}`, mine };
 }
 
 /** The figures a reader wants first, one line each. */
@@ -41,26 +66,22 @@ export function headlines(results: BenchResults): string[] {
   }
   const sizes = [...new Set(results.speed.map((row) => row.tools))];
   const size = sizes.includes(10_000) ? 10_000 : sizes.at(-1);
-  if (size !== undefined) {
-    const mine = speedRow(results, OURS, size);
-    if (mine) {
-      const others = results.systems
-        .filter((system) => system.id !== OURS && system.id !== 'ours-hybrid')
-        .map((system) => ({ system, row: speedRow(results, system.id, size) }))
-        .filter((entry) => entry.row !== undefined && Number.isFinite(entry.row.medianQueryMs))
-        .map(
-          (entry) =>
-            `${entry.system.label} ${ms(entry.row!.medianQueryMs)} (${ratio(entry.row!.medianQueryMs / mine.medianQueryMs)})`,
-        );
-      const hybrid = speedRow(results, 'ours-hybrid', size);
-      const hybridText =
-        hybrid && Number.isFinite(hybrid.medianQueryMs)
-          ? ` (hybrid ${ms(hybrid.medianQueryMs)}, built in ${ms(hybrid.buildMs)})`
-          : '';
-      lines.push(
-        `**Search latency at ${integer(size)} tools** (median): ours ${ms(mine.medianQueryMs)}${hybridText}; ${others.join(', ')}. Build ${ms(mine.buildMs)}${Number.isFinite(mine.memoryBytesPerTool) ? `, ${bytes(mine.memoryBytesPerTool)} of memory per tool` : ''}.`,
-      );
-    }
+  const generated = size === undefined ? undefined : latencyComparison(results, results.speed, size, true);
+  if (size !== undefined && generated) {
+    const { mine } = generated;
+    lines.push(
+      `**Search latency at ${integer(size)} tools** (median): ${generated.text}. Build ${ms(mine.buildMs)}${Number.isFinite(mine.memoryBytesPerTool) ? `, ${bytes(mine.memoryBytesPerTool)} of memory per tool` : ''}.`,
+    );
+  }
+  const realSize = results.realRequestSpeed.at(-1)?.tools;
+  const real =
+    realSize === undefined
+      ? undefined
+      : latencyComparison(results, results.realRequestSpeed, realSize, false);
+  if (realSize !== undefined && real) {
+    lines.push(
+      `**On real requests at ${integer(realSize)} tools** (median; the eval sets' tools and requests): ${real.text}.`,
+    );
   }
   const tokenRow = results.tokens.find((row) => row.tools === 1_000) ?? results.tokens.at(-1);
   if (tokenRow) {
@@ -123,27 +144,11 @@ export function peerWins(results: BenchResults): string[] {
     }
     if (wins.length > 0) lines.push(`Quality on **${set.name}**: ${wins.join('; ')}.`);
   }
-  for (const size of [...new Set(results.speed.map((row) => row.tools))]) {
-    const mine = speedRow(results, OURS, size);
-    if (!mine) continue;
-    for (const row of results.speed.filter(
-      (entry) => entry.tools === size && !entry.systemId.startsWith('ours'),
-    )) {
-      const name = label(results, row.systemId);
-      const faster: string[] = [];
-      if (row.buildMs < mine.buildMs) {
-        const why =
-          row.systemId === 'ai-sdk' ? ' (it builds no index: each search scans the catalog instead)' : '';
-        faster.push(`builds in ${ms(row.buildMs)} vs ${ms(mine.buildMs)}${why}`);
-      }
-      if (row.medianQueryMs < mine.medianQueryMs)
-        faster.push(`answers a search in ${ms(row.medianQueryMs)} vs ${ms(mine.medianQueryMs)} (median)`);
-      if (row.p99QueryMs < mine.p99QueryMs && row.queriesTimed >= 100)
-        faster.push(`p99 ${ms(row.p99QueryMs)} vs ${ms(mine.p99QueryMs)}`);
-      if (row.memoryBytesPerTool < mine.memoryBytesPerTool)
-        faster.push(`holds ${bytes(row.memoryBytesPerTool)} per tool vs ${bytes(mine.memoryBytesPerTool)}`);
-      if (faster.length > 0) lines.push(`At ${integer(size)} tools, ${name} ${faster.join(', ')}.`);
-    }
+  for (const [rows, kind] of [
+    [results.speed, ''],
+    [results.realRequestSpeed, ' on real requests'],
+  ] as const) {
+    lines.push(...speedWins(results, rows, kind));
   }
   for (const row of results.steps.filter((entry) => entry.system === 'mastra')) {
     const mine = results.steps.find(
@@ -169,6 +174,32 @@ export function peerWins(results: BenchResults): string[] {
             ? `, and its instruction paragraph ${integer(tokens.mastraInstructions)} vs ${integer(tokens.oursInstructions)}.`
             : '.'),
       );
+    }
+  }
+  return lines;
+}
+
+/** Each figure of `rows` where a peer beats ours (`kind` names the requests, or is empty). */
+function speedWins(results: BenchResults, rows: readonly SpeedRow[], kind: string): string[] {
+  const lines: string[] = [];
+  for (const size of [...new Set(rows.map((row) => row.tools))]) {
+    const mine = speedRow(rows, OURS, size);
+    if (!mine) continue;
+    for (const row of rows.filter((entry) => entry.tools === size && !entry.systemId.startsWith('ours'))) {
+      const name = label(results, row.systemId);
+      const faster: string[] = [];
+      if (row.buildMs < mine.buildMs) {
+        const why =
+          row.systemId === 'ai-sdk' ? ' (it builds no index: each search scans the catalog instead)' : '';
+        faster.push(`builds in ${ms(row.buildMs)} vs ${ms(mine.buildMs)}${why}`);
+      }
+      if (row.medianQueryMs < mine.medianQueryMs)
+        faster.push(`answers a search in ${ms(row.medianQueryMs)} vs ${ms(mine.medianQueryMs)} (median)`);
+      if (row.p99QueryMs < mine.p99QueryMs && row.queriesTimed >= 100)
+        faster.push(`p99 ${ms(row.p99QueryMs)} vs ${ms(mine.p99QueryMs)}`);
+      if (row.memoryBytesPerTool < mine.memoryBytesPerTool)
+        faster.push(`holds ${bytes(row.memoryBytesPerTool)} per tool vs ${bytes(mine.memoryBytesPerTool)}`);
+      if (faster.length > 0) lines.push(`At ${integer(size)} tools${kind}, ${name} ${faster.join(', ')}.`);
     }
   }
   return lines;

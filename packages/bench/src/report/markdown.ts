@@ -182,6 +182,35 @@ function chooseSection(results: BenchResults): string[] {
   return lines;
 }
 
+/** The speed table's rows for real requests, with their explanation (nothing when not run). */
+function realRequestLines(results: BenchResults): string[] {
+  const rows = results.realRequestSpeed;
+  if (rows.length === 0) return [];
+  const label = (id: string) => results.systems.find((system) => system.id === id)?.label ?? id;
+  const body = rows.map((row) => {
+    const mine = rows.find((entry) => entry.systemId === 'ours' && entry.tools === row.tools);
+    const versus = (value: number, base: number | undefined) =>
+      row.systemId === 'ours' || base === undefined ? '' : ` (${ratio(value / base)})`;
+    if (row.stopped) return [label(row.systemId), integer(row.tools), row.stopped, '—', '—', '0'];
+    return [
+      label(row.systemId),
+      integer(row.tools),
+      `${ms(row.buildMs)}${versus(row.buildMs, mine?.buildMs)}`,
+      `${ms(row.medianQueryMs)}${versus(row.medianQueryMs, mine?.medianQueryMs)}`,
+      row.queriesTimed >= 100 ? ms(row.p99QueryMs) : `${ms(row.p99QueryMs)} (max of ${row.queriesTimed})`,
+      integer(row.queriesTimed),
+    ];
+  });
+  return [
+    '### Real requests',
+    '',
+    'The generated requests above share most of their words with one tool, which real requests rarely do: the eval sets\u2019 requests are long and match each tool only in part, so the keyword ranker weighs more candidates and the hybrid ranker runs its similarity scan for most of them (see `docs/hybrid-ranking.md`). Here the catalog is the eval sets\u2019 own tools, taken in turn from each set (each name once) and topped up with generated tools, and the requests are the sets\u2019 requests, taken in turn from each set; measured as above.',
+    '',
+    table(['system', 'tools', 'build', 'search, median', 'search, p99', 'searches timed'], body, 'lrrrrr'),
+    '',
+  ];
+}
+
 function speedSection(results: BenchResults, charts: Map<string, Chart>, chartDir: string): string[] {
   if (results.speed.length === 0 || results.config.speed === null) return [];
   const plan = results.config.speed;
@@ -239,6 +268,7 @@ function speedSection(results: BenchResults, charts: Map<string, Chart>, chartDi
     ),
     '',
     ...(notes.length > 0 ? [...notes, ''] : []),
+    ...realRequestLines(results),
     ...chartImage(charts.get('memory.svg'), chartDir),
     'The AI SDK\u2019s `toolSearch()` keeps no index: each search tokenises every deferred tool\u2019s name and description, inside a `generateText` step (its only entry point), so its search time includes that step. Mastra\u2019s processor builds a BM25 index whose build recomputes the average document length after every added tool, and it looks each result up by scanning the catalog; both grow with the catalog.',
     '',

@@ -1,7 +1,9 @@
+import type { DatasetSource } from '../datasets';
 import { settledMemory } from '../gc';
 import { quantile } from '../quantile';
 import { generateCatalog, generateQueries } from '../synthetic/catalog';
 import { type BuiltSystem, type SystemId, systemById } from '../systems';
+import { realRequestCatalog } from './real-requests';
 
 /** One system on one synthetic catalog size. */
 export interface SpeedJob {
@@ -19,11 +21,15 @@ export interface SpeedJob {
   readonly queryBudgetMs: number;
   /** Measure the memory held (two full GCs around each build; the quick run skips them). */
   readonly measureMemory: boolean;
+  /** Real tools and requests from these sets ({@link realRequestCatalog}); absent: generated ones. */
+  readonly requests?: readonly DatasetSource[];
 }
 
 export interface SpeedRow {
   readonly systemId: SystemId;
   readonly tools: number;
+  /** Generated tools and requests, or the eval sets' own ({@link SpeedJob.requests}). */
+  readonly requests: 'generated' | 'real';
   /** Median time from the user's tools to a searchable system (index built). */
   readonly buildMs: number;
   readonly builds: number;
@@ -47,10 +53,10 @@ export async function runSpeedJob(
   onProgress: (done: number) => void = () => {},
 ): Promise<SpeedRow> {
   const system = await systemById(job.systemId);
-  const tools = generateCatalog({ size: job.size, seed: job.seed });
-  const queries = generateQueries(tools, { count: job.queries + job.warmup, seed: job.seed + 1 }).map(
-    (query) => query.query,
-  );
+  const count = job.queries + job.warmup;
+  const { tools, queries } = job.requests
+    ? await realRequestCatalog({ sources: job.requests, size: job.size, count, seed: job.seed })
+    : generated(job.size, job.seed, count);
   // Warm the code paths on a small catalog first, so the JIT is not what the first build measures.
   const small = generateCatalog({ size: 200, seed: job.seed + 7 });
   const warm = await system.build(await system.prepare(small), small, { topK: 5 });
@@ -92,6 +98,7 @@ export async function runSpeedJob(
   return {
     systemId: job.systemId,
     tools: job.size,
+    requests: job.requests ? 'real' : 'generated',
     buildMs: quantile(builds, 0.5),
     builds: builds.length,
     medianQueryMs: quantile(times, 0.5),
@@ -99,4 +106,10 @@ export async function runSpeedJob(
     queriesTimed: times.length,
     memoryBytesPerTool: Number.isNaN(heapBytes) ? Number.NaN : Math.max(0, heapBytes) / job.size,
   };
+}
+
+function generated(size: number, seed: number, count: number) {
+  const tools = generateCatalog({ size, seed });
+  const queries = generateQueries(tools, { count, seed: seed + 1 }).map((query) => query.query);
+  return { tools, queries };
 }

@@ -1,3 +1,4 @@
+import type { DatasetSource } from '../datasets';
 import type { Progress } from '../progress';
 import type { SearchSystem } from '../systems';
 import { runInFreshWorker } from '../worker-pool';
@@ -5,6 +6,8 @@ import { runSpeedJob, type SpeedJob, type SpeedRow } from './speed-job';
 
 export interface SpeedPlan {
   readonly sizes: readonly number[];
+  /** Sizes also timed with real tools and requests from the eval sets (none: skipped). */
+  readonly realRequestSizes: readonly number[];
   /** Timed builds per size (fewer at large sizes). */
   readonly runs: (size: number) => number;
   readonly queries: (size: number) => number;
@@ -24,23 +27,27 @@ export interface SpeedPlan {
  * Each system on each synthetic catalog size, one measurement at a time (no other work runs
  * meanwhile), each in a fresh worker thread: a clean heap for the memory figure, and a
  * measurement that can be stopped when a build runs past `jobTimeoutMs`. With `isolate: false`
- * (tests) the jobs run in this thread.
+ * (tests) the jobs run in this thread. With `requests`, the sizes of `realRequestSizes` are
+ * timed on the real tools and requests of those sets instead.
  */
 export async function runSpeedSuite(options: {
   systems: readonly SearchSystem[];
   plan: SpeedPlan;
   isolate?: boolean;
   progress?: Progress;
+  requests?: readonly DatasetSource[];
 }): Promise<SpeedRow[]> {
-  const { plan } = options;
+  const { plan, requests } = options;
+  const sizes = requests ? plan.realRequestSizes : plan.sizes;
   const rows: SpeedRow[] = [];
-  const total = plan.sizes.length * options.systems.length;
-  options.progress?.phase('speed', total);
-  for (const size of plan.sizes) {
+  const total = sizes.length * options.systems.length;
+  options.progress?.phase(requests ? 'speed, real requests' : 'speed', total);
+  for (const size of sizes) {
     for (const system of options.systems) {
       const job: SpeedJob = {
         systemId: system.id,
         size,
+        ...(requests ? { requests } : {}),
         seed: plan.seed,
         runs: plan.runs(size),
         queries: plan.queries(size),
@@ -69,6 +76,7 @@ export async function runSpeedSuite(options: {
           ? {
               systemId: system.id,
               tools: size,
+              requests: requests ? 'real' : 'generated',
               buildMs: Number.NaN,
               builds: 0,
               medianQueryMs: Number.NaN,
