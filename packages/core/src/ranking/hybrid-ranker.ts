@@ -525,8 +525,6 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
     };
 
     let matrix: ToolMatrix | undefined;
-    /** One number per tool, reused by every search (the semantic scan is synchronous). */
-    const scratch = new Int32Array(tools.length);
     let pending: Promise<ToolMatrix> | undefined;
     /** The catalog's vectors; a failure is reported and forgotten, so the next search retries. */
     const vectors = (): MaybePromise<ToolMatrix | undefined> => {
@@ -637,7 +635,7 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
       const rank = (query: QueryViews, count: number, scan: boolean): Fused[] => {
         const scanned = new Map<number, number>();
         if (scan) {
-          const similar = semanticCandidates(query, ready, Math.max(SEMANTIC_CANDIDATES, 2 * topK), scratch);
+          const similar = semanticCandidates(query, ready, Math.max(SEMANTIC_CANDIDATES, 2 * topK));
           similar.tools.forEach((position, index) => {
             scanned.set(position, similar.similarities[index]!);
             if (!candidates.has(position)) {

@@ -121,7 +121,7 @@ describe('semanticCandidates', () => {
     const matrix = matrixOf(vectors);
     expect(matrix.subspace()).toBeUndefined();
     const query = new QueryViews(matrix, [Float32Array.of(1, 0, 0), Float32Array.of(0, 0, 1)]);
-    const found = semanticCandidates(query, matrix, 2, new Int32Array(vectors.length));
+    const found = semanticCandidates(query, matrix, 2);
     expect([...found.tools].sort()).toEqual([0, 3]);
     for (const similarity of found.similarities) expect(similarity).toBeCloseTo(1, 2);
     expect(query.best(2)).toBeCloseTo(Math.SQRT1_2, 2);

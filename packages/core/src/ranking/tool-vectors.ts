@@ -7,13 +7,14 @@
 import { ToolSearchError } from '../errors';
 import type { EmbeddingVector } from './embedder';
 import { keepShape } from './keep-shape';
+import { createSubspaceScanner, SUBSPACE_DIMENSIONS, type SubspaceScanner } from './subspace-scan';
 
 /** From this many tools on, similarity is first estimated in a small subspace. */
 const PREFILTER_MIN_TOOLS = 512;
 /** Vectors longer than this are scanned in full (the subspace would cost more than it saves). */
 const PREFILTER_MAX_DIMENSIONS = 256;
-/** Dimensions of the prefilter subspace (the scan in scanSubspace is written out for 16). */
-const PREFILTER_DIMENSIONS = 16;
+/** Dimensions of the prefilter subspace (the scan is written out for them). */
+const PREFILTER_DIMENSIONS = SUBSPACE_DIMENSIONS;
 /** Tools whose estimate is checked exactly, per semantic candidate wanted. */
 const PREFILTER_OVERSAMPLING = 4;
 /** The subspace is used only when it holds at least this share of the tools' energy. */
@@ -218,8 +219,8 @@ export interface ToolMatrix {
 interface Subspace {
   /** The axes: PREFILTER_DIMENSIONS orthonormal rows of `dimensions`. */
   readonly basis: Float32Array;
-  /** Per tool, its PREFILTER_DIMENSIONS codes, four to an int32 (see packCodes). */
-  readonly packed: Int32Array;
+  /** Scans every tool's PREFILTER_DIMENSIONS codes against views' coordinates. */
+  readonly scanner: SubspaceScanner;
 }
 
 /**
@@ -348,7 +349,7 @@ function buildSubspace(
     }
     for (let word = 0; word < width / 4; word++) packed[(tool * width) / 4 + word] = packCodes(row, 4 * word);
   }
-  return { basis, packed };
+  return { basis, scanner: createSubspaceScanner(packed, tools) };
 }
 
 /** When the prefilter is used, and how many rows it leaves to check exactly. */
@@ -586,57 +587,6 @@ function subspaceCoordinates(basis: Float32Array, view: Float32Array, dimensions
   return coordinates;
 }
 
-/**
- * Raises each tool's estimate to its dot product with a view's subspace coordinates: the hot
- * loop of a search. A tool's 16 int8 coordinates are read as four int32 words and unpacked
- * with shifts (four loads instead of sixteen), and the loop is written out for the 16 axes
- * (no inner loop, the view in registers).
- */
-function scanSubspace(packed: Int32Array, coordinates: Int32Array, estimates: Int32Array): void {
-  const c0 = coordinates[0]!;
-  const c1 = coordinates[1]!;
-  const c2 = coordinates[2]!;
-  const c3 = coordinates[3]!;
-  const c4 = coordinates[4]!;
-  const c5 = coordinates[5]!;
-  const c6 = coordinates[6]!;
-  const c7 = coordinates[7]!;
-  const c8 = coordinates[8]!;
-  const c9 = coordinates[9]!;
-  const c10 = coordinates[10]!;
-  const c11 = coordinates[11]!;
-  const c12 = coordinates[12]!;
-  const c13 = coordinates[13]!;
-  const c14 = coordinates[14]!;
-  const c15 = coordinates[15]!;
-  const tools = estimates.length;
-  for (let tool = 0, offset = 0; tool < tools; tool++, offset += 4) {
-    const a = packed[offset]!;
-    const b = packed[offset + 1]!;
-    const c = packed[offset + 2]!;
-    const d = packed[offset + 3]!;
-    const sum =
-      (((a << 24) >> 24) * c0 +
-        ((a << 16) >> 24) * c1 +
-        ((a << 8) >> 24) * c2 +
-        (a >> 24) * c3 +
-        ((b << 24) >> 24) * c4 +
-        ((b << 16) >> 24) * c5 +
-        ((b << 8) >> 24) * c6 +
-        (b >> 24) * c7 +
-        ((c << 24) >> 24) * c8 +
-        ((c << 16) >> 24) * c9 +
-        ((c << 8) >> 24) * c10 +
-        (c >> 24) * c11 +
-        ((d << 24) >> 24) * c12 +
-        ((d << 16) >> 24) * c13 +
-        ((d << 8) >> 24) * c14 +
-        (d >> 24) * c15) |
-      0;
-    if (sum > estimates[tool]!) estimates[tool] = sum;
-  }
-}
-
 /** The tools a search considers for their similarity, with their best cosines. */
 export interface SemanticCandidates {
   readonly tools: Int32Array;
@@ -646,14 +596,8 @@ export interface SemanticCandidates {
 /**
  * The `count` tools most similar to any view: every tool checked exactly, or (large catalogs)
  * an estimate in the subspace for every tool, then an exact check of the best estimates.
- * `scratch` holds one number per tool and is overwritten.
  */
-export function semanticCandidates(
-  query: QueryViews,
-  matrix: ToolMatrix,
-  count: number,
-  scratch: Int32Array,
-): SemanticCandidates {
+export function semanticCandidates(query: QueryViews, matrix: ToolMatrix, count: number): SemanticCandidates {
   const tools = matrix.scales.length;
   const subspace = matrix.subspace();
   let shortlist: Int32Array;
@@ -661,11 +605,10 @@ export function semanticCandidates(
     shortlist = new Int32Array(tools);
     for (let tool = 0; tool < tools; tool++) shortlist[tool] = tool;
   } else {
-    scratch.fill(-0x80000000);
-    for (const view of query.views) {
-      scanSubspace(subspace.packed, subspaceCoordinates(subspace.basis, view, matrix.dimensions), scratch);
-    }
-    shortlist = largest(scratch, count * matrix.oversampling);
+    const coordinates = query.views.map((view) =>
+      subspaceCoordinates(subspace.basis, view, matrix.dimensions),
+    );
+    shortlist = largest(subspace.scanner.scan(coordinates), count * matrix.oversampling);
   }
   const exact = new Float32Array(shortlist.length);
   for (let position = 0; position < shortlist.length; position++)

@@ -126,7 +126,6 @@ export function createWordNeighbours(
   let matrix: ToolMatrix | undefined;
   /** Row → term. */
   let termOfRow: Int32Array | undefined;
-  let scratch: Int32Array | undefined;
   const memo = new Map<string, readonly WordNeighbour[]>();
   let failed = false;
 
@@ -159,7 +158,6 @@ export function createWordNeighbours(
       scales[row] = finite(() => quantiseInto(vector, dimensions, codes, row * dimensions));
     }
     termOfRow = Int32Array.from(rows);
-    scratch = new Int32Array(rows.length);
     return finishMatrix(codes, scales, dimensions, PREFILTER);
   };
 
@@ -178,7 +176,7 @@ export function createWordNeighbours(
     const vector = vectorsOf(wordVectors, [word])[0]!;
     if (checkedLength(vector, dimensions) === 0) return [];
     const view = finite(() => unitVector(vector, dimensions));
-    const found = semanticCandidates(new QueryViews(matrix, [view]), matrix, CANDIDATES, scratch!);
+    const found = semanticCandidates(new QueryViews(matrix, [view]), matrix, CANDIDATES);
     const neighbours: WordNeighbour[] = [];
     for (let position = 0; position < found.tools.length; position++) {
       const similarity = found.similarities[position]!;

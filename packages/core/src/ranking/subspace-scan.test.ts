@@ -1,0 +1,96 @@
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { compileSubspaceScan } from '../../scripts/wasm-source';
+import { createSubspaceScanner, SUBSPACE_DIMENSIONS } from './subspace-scan';
+import { SUBSPACE_SCAN_WASM } from './subspace-scan-wasm';
+
+/** Rows of int8 codes packed four to an int32 (coordinate k in bits 8k..8k+7), as tool-vectors packs them. */
+function pack(rows: readonly (readonly number[])[]): Int32Array {
+  const packed = new Int32Array(rows.length * (SUBSPACE_DIMENSIONS / 4));
+  rows.forEach((row, index) => {
+    for (let word = 0; word < SUBSPACE_DIMENSIONS / 4; word++) {
+      const [a, b, c, d] = row.slice(4 * word, 4 * word + 4) as [number, number, number, number];
+      packed[index * 4 + word] = (a & 0xff) | ((b & 0xff) << 8) | ((c & 0xff) << 16) | (d << 24);
+    }
+  });
+  return packed;
+}
+
+function randomCodes(seed: number, count: number, range = 255): number[][] {
+  let state = seed;
+  const next = () => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return state / 2 ** 32;
+  };
+  return Array.from({ length: count }, () =>
+    Array.from({ length: SUBSPACE_DIMENSIONS }, () => Math.round(next() * (range - 1)) - (range >> 1)),
+  );
+}
+
+/** The estimates by the definition: each row's largest dot product with any view. */
+function expected(rows: readonly (readonly number[])[], views: readonly Int32Array[]): number[] {
+  return rows.map((row) =>
+    Math.max(...views.map((view) => row.reduce((sum, code, axis) => sum + code * view[axis]!, 0))),
+  );
+}
+
+describe('createSubspaceScanner', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('ships the bytes of subspace-scan.wat (rebuild with `pnpm --filter @tool-search/core run build-wasm`)', async () => {
+    const wat = readFileSync(new URL('./subspace-scan.wat', import.meta.url), 'utf8');
+    expect([...(await compileSubspaceScan(wat))]).toEqual([...SUBSPACE_SCAN_WASM]);
+  });
+
+  it.each([0, 1, 3, 4, 5, 64, 1_001])(
+    'gives every row its largest estimate over the views, with SIMD and without (%i rows)',
+    (count) => {
+      // Extreme codes too: ±127 and −128 rows against ±127 views (the largest sums).
+      const rows = [
+        ...randomCodes(count + 1, Math.max(0, count - 3)),
+        Array(SUBSPACE_DIMENSIONS).fill(127),
+        Array(SUBSPACE_DIMENSIONS).fill(-128),
+        Array(SUBSPACE_DIMENSIONS).fill(-127),
+      ].slice(0, count);
+      const views = [
+        Int32Array.from(randomCodes(7, 1, 255)[0]!),
+        new Int32Array(SUBSPACE_DIMENSIONS).fill(127),
+        new Int32Array(SUBSPACE_DIMENSIONS).fill(-127),
+      ];
+      const simd = createSubspaceScanner(pack(rows), count);
+      const plain = createSubspaceScanner(pack(rows), count, { simd: false });
+      expect(simd.kind).toBe('simd');
+      expect(plain.kind).toBe('javascript');
+      for (const scanner of [simd, plain]) {
+        expect([...scanner.scan(views)]).toEqual(expected(rows, views));
+        // Scanning again starts afresh: one view alone.
+        expect([...scanner.scan(views.slice(0, 1))]).toEqual(expected(rows, views.slice(0, 1)));
+      }
+    },
+  );
+
+  it('falls back to the JavaScript scan where WebAssembly is missing or refuses to compile', async () => {
+    const rows = randomCodes(3, 10);
+    const views = [Int32Array.from(randomCodes(4, 1)[0]!)];
+    // A fresh module instance, so that no compiled module is remembered from the tests above.
+    for (const stub of [
+      undefined,
+      {
+        validate: () => true,
+        Module: class {
+          constructor() {
+            throw new Error('Wasm code generation disallowed by embedder');
+          }
+        },
+      },
+    ]) {
+      vi.resetModules();
+      vi.stubGlobal('WebAssembly', stub);
+      const { createSubspaceScanner: create } = await import('./subspace-scan');
+      const scanner = create(pack(rows), rows.length);
+      expect(scanner.kind).toBe('javascript');
+      expect([...scanner.scan(views)]).toEqual(expected(rows, views));
+      vi.unstubAllGlobals();
+    }
+  });
+});

@@ -1,0 +1,196 @@
+/**
+ * The prefilter's scan: every row's (tool's, or word's) estimated dot product with a request's
+ * views in the 16-dimension subspace, the hot loop of a search that scans. With WebAssembly
+ * SIMD (subspace-scan.wat) a row takes a few instructions instead of some sixty; where
+ * WebAssembly is missing or may not compile code (a Content-Security-Policy without
+ * `wasm-unsafe-eval`, some edge runtimes), the same integer arithmetic runs in JavaScript. Both
+ * give the same estimates, bit for bit.
+ */
+import { SUBSPACE_SCAN_WASM } from './subspace-scan-wasm';
+
+/** Coordinates per row: the scan is written out for this many. */
+export const SUBSPACE_DIMENSIONS = 16;
+/** Below every estimate: `|estimate| ≤ 16 × 128 × 127`. */
+const NO_ESTIMATE = -0x80000000;
+
+/** The rows' subspace coordinates, scanned against views. */
+export interface SubspaceScanner {
+  /** `simd` or `javascript`: which scan runs. */
+  readonly kind: 'simd' | 'javascript';
+  /**
+   * Each row's largest estimate over `views` (each 16 int8-range coordinates). The array is
+   * the scanner's own and is overwritten by the next call; read it before scanning again.
+   */
+  scan(views: readonly Int32Array[]): Int32Array;
+}
+
+export interface SubspaceScannerOptions {
+  /** Use WebAssembly SIMD when it compiles (default true); false for the JavaScript loop. */
+  readonly simd?: boolean;
+}
+
+/**
+ * A scanner over `packed`: each row's 16 int8 coordinates as four int32 words (coordinate k in
+ * bits 8k..8k+7 of word k / 4), `rows` rows.
+ */
+export function createSubspaceScanner(
+  packed: Int32Array,
+  rows: number,
+  options: SubspaceScannerOptions = {},
+): SubspaceScanner {
+  // WebAssembly memory is little-endian; so are the typed arrays that fill it, except on a
+  // big-endian machine, which gets the JavaScript scan.
+  const module = options.simd === false || BIG_ENDIAN ? undefined : simdModule();
+  if (module !== undefined) {
+    const scanner = simdScanner(module, packed, rows);
+    if (scanner !== undefined) return scanner;
+  }
+  return javascriptScanner(packed, rows);
+}
+
+/*
+ * The little of the WebAssembly API used here, declared locally: the core's TypeScript setup
+ * has no DOM library, and a runtime without WebAssembly must still load this module.
+ */
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+interface WasmModule {
+  readonly __brand?: 'WebAssembly.Module';
+}
+interface WasmApi {
+  validate(bytes: Uint8Array): boolean;
+  Module: new (bytes: Uint8Array) => WasmModule;
+  Instance: new (module: WasmModule, imports: object) => { readonly exports: unknown };
+}
+
+let compiled: WasmModule | null | undefined;
+
+/** The compiled scan, once per process; undefined where WebAssembly or its SIMD is unavailable. */
+function simdModule(): WasmModule | undefined {
+  if (compiled === undefined) {
+    const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+    try {
+      compiled =
+        typeof wasm === 'object' && wasm !== null && wasm.validate(SUBSPACE_SCAN_WASM)
+          ? new wasm.Module(SUBSPACE_SCAN_WASM)
+          : null;
+    } catch {
+      // Compiling refused (a policy against generated code): the JavaScript scan it is.
+      compiled = null;
+    }
+  }
+  return compiled ?? undefined;
+}
+
+interface ScanExports {
+  readonly memory: WasmMemory;
+  readonly scan: (codes: number, estimates: number, rows: number, view: number) => void;
+}
+
+const PAGE_BYTES = 65_536;
+
+function simdScanner(module: WasmModule, packed: Int32Array, rows: number): SubspaceScanner | undefined {
+  // Rows padded to a multiple of four (the kernel takes four per step; padding rows are zero).
+  const padded = Math.ceil(rows / 4) * 4;
+  const codesAt = 0;
+  const estimatesAt = padded * SUBSPACE_DIMENSIONS;
+  const viewAt = estimatesAt + padded * 4;
+  const bytes = viewAt + SUBSPACE_DIMENSIONS * 2;
+  let exports: ScanExports;
+  try {
+    const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly!;
+    exports = new wasm.Instance(module, {}).exports as ScanExports;
+    const missing = Math.ceil(bytes / PAGE_BYTES) - exports.memory.buffer.byteLength / PAGE_BYTES;
+    if (missing > 0) exports.memory.grow(missing);
+  } catch {
+    // Out of memory for another instance: the JavaScript scan needs none.
+    return undefined;
+  }
+  // Views made after the last grow (a grow detaches earlier ones); the memory never grows again.
+  const { buffer } = exports.memory;
+  const codes = new Int32Array(buffer, codesAt, padded * (SUBSPACE_DIMENSIONS / 4));
+  // Coordinate k of a row is in bits 8k..8k+7 of its words, so byte k in little-endian memory.
+  codes.set(packed);
+  const estimates = new Int32Array(buffer, estimatesAt, padded);
+  const rowEstimates = estimates.subarray(0, rows);
+  const view = new Int16Array(buffer, viewAt, SUBSPACE_DIMENSIONS);
+  const { scan } = exports;
+  return {
+    kind: 'simd',
+    scan(views) {
+      estimates.fill(NO_ESTIMATE);
+      for (const coordinates of views) {
+        view.set(coordinates);
+        scan(codesAt, estimatesAt, padded, viewAt);
+      }
+      return rowEstimates;
+    },
+  };
+}
+
+const BIG_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 0;
+
+function javascriptScanner(packed: Int32Array, rows: number): SubspaceScanner {
+  const estimates = new Int32Array(rows);
+  return {
+    kind: 'javascript',
+    scan(views) {
+      estimates.fill(NO_ESTIMATE);
+      for (const coordinates of views) scanRows(packed, coordinates, estimates);
+      return estimates;
+    },
+  };
+}
+
+/**
+ * Raises each row's estimate to its dot product with a view's subspace coordinates. A row's 16
+ * int8 coordinates are read as four int32 words and unpacked with shifts (four loads instead
+ * of sixteen), and the loop is written out for the 16 axes (no inner loop, the view in
+ * registers).
+ */
+function scanRows(packed: Int32Array, coordinates: Int32Array, estimates: Int32Array): void {
+  const c0 = coordinates[0]!;
+  const c1 = coordinates[1]!;
+  const c2 = coordinates[2]!;
+  const c3 = coordinates[3]!;
+  const c4 = coordinates[4]!;
+  const c5 = coordinates[5]!;
+  const c6 = coordinates[6]!;
+  const c7 = coordinates[7]!;
+  const c8 = coordinates[8]!;
+  const c9 = coordinates[9]!;
+  const c10 = coordinates[10]!;
+  const c11 = coordinates[11]!;
+  const c12 = coordinates[12]!;
+  const c13 = coordinates[13]!;
+  const c14 = coordinates[14]!;
+  const c15 = coordinates[15]!;
+  const rows = estimates.length;
+  for (let row = 0, offset = 0; row < rows; row++, offset += 4) {
+    const a = packed[offset]!;
+    const b = packed[offset + 1]!;
+    const c = packed[offset + 2]!;
+    const d = packed[offset + 3]!;
+    const sum =
+      (((a << 24) >> 24) * c0 +
+        ((a << 16) >> 24) * c1 +
+        ((a << 8) >> 24) * c2 +
+        (a >> 24) * c3 +
+        ((b << 24) >> 24) * c4 +
+        ((b << 16) >> 24) * c5 +
+        ((b << 8) >> 24) * c6 +
+        (b >> 24) * c7 +
+        ((c << 24) >> 24) * c8 +
+        ((c << 16) >> 24) * c9 +
+        ((c << 8) >> 24) * c10 +
+        (c >> 24) * c11 +
+        ((d << 24) >> 24) * c12 +
+        ((d << 16) >> 24) * c13 +
+        ((d << 8) >> 24) * c14 +
+        (d >> 24) * c15) |
+      0;
+    if (sum > estimates[row]!) estimates[row] = sum;
+  }
+}
