@@ -69,6 +69,33 @@ describe('createSubspaceScanner', () => {
     },
   );
 
+  it('shares one WebAssembly instance between scanners of any size, interleaved', () => {
+    // One memory per catalog would reserve gigabytes of address space each: past some 13,000
+    // live catalogs the process slowed to a crawl (minutes, not milliseconds). These share one.
+    const scanners = Array.from({ length: 20_000 }, (_, index) => {
+      const rows = randomCodes(index, 1 + (index % 16));
+      return { rows, scanner: createSubspaceScanner(pack(rows), rows.length) };
+    });
+    expect(scanners.every(({ scanner }) => scanner.kind === 'simd')).toBe(true);
+    // A larger catalog grows the shared memory; the smaller ones scan correctly before and after.
+    const large = randomCodes(99, 20_001);
+    const largeScanner = createSubspaceScanner(pack(large), large.length);
+    const views = [Int32Array.from(randomCodes(5, 1)[0]!)];
+    for (const { rows, scanner } of [
+      scanners[3]!,
+      { rows: large, scanner: largeScanner },
+      scanners[19_999]!,
+    ]) {
+      expect([...scanner.scan(views)]).toEqual(expected(rows, views));
+    }
+    // Results are the scanner's own: a later scan by another scanner leaves them as they were.
+    const first = scanners[10]!;
+    const kept = first.scanner.scan(views);
+    const copy = [...kept];
+    largeScanner.scan(views);
+    expect([...kept]).toEqual(copy);
+  });
+
   it('falls back to the JavaScript scan where WebAssembly is missing or refuses to compile', async () => {
     const rows = randomCodes(3, 10);
     const views = [Int32Array.from(randomCodes(4, 1)[0]!)];
