@@ -120,4 +120,36 @@ describe('createSubspaceScanner', () => {
       vi.unstubAllGlobals();
     }
   });
+
+  it('scans in JavaScript a catalog the shared memory cannot grow for', async () => {
+    // A runtime whose memory cannot grow past one page (64 kB, about 3,200 rows).
+    const instance = {
+      exports: {
+        memory: {
+          buffer: new ArrayBuffer(65_536),
+          grow: () => {
+            throw new RangeError('WebAssembly.Memory.grow(): Maximum memory size exceeded');
+          },
+        },
+        scan: () => {},
+      },
+    };
+    vi.resetModules();
+    vi.stubGlobal('WebAssembly', {
+      validate: () => true,
+      Module: class {},
+      Instance: class {
+        constructor() {
+          // biome-ignore lint/correctness/noConstructorReturn: a stub instance of the test's making
+          return instance;
+        }
+      },
+    });
+    const { createSubspaceScanner: create } = await import('./subspace-scan');
+    const rows = randomCodes(8, 4_000);
+    const views = [Int32Array.from(randomCodes(9, 1)[0]!)];
+    const scanner = create(pack(rows), rows.length);
+    expect(scanner.kind).toBe('javascript');
+    expect([...scanner.scan(views)]).toEqual(expected(rows, views));
+  });
 });
