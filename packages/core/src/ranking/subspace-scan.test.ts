@@ -88,6 +88,13 @@ describe('createSubspaceScanner', () => {
     ]) {
       expect([...scanner.scan(views)]).toEqual(expected(rows, views));
     }
+    // Scanning twice in a row (its rows already in place), and again after another scanner.
+    const other = scanners[7]!;
+    for (let round = 0; round < 2; round++) {
+      expect([...other.scanner.scan(views)]).toEqual(expected(other.rows, views));
+    }
+    largeScanner.scan(views);
+    expect([...other.scanner.scan(views)]).toEqual(expected(other.rows, views));
     // Results are the scanner's own: a later scan by another scanner leaves them as they were.
     const first = scanners[10]!;
     const kept = first.scanner.scan(views);
