@@ -1,5 +1,6 @@
 import { formatQualityTable } from '../quality/format';
 import type { BenchResults } from '../run-bench';
+import type { SpeedRow } from '../suites/speed-job';
 import type { Chart } from './charts';
 import { headlines, peerWins } from './findings';
 import { bytes, duration, integer, metric, ms, percent, ratio, table } from './format';
@@ -182,12 +183,13 @@ function chooseSection(results: BenchResults): string[] {
   return lines;
 }
 
-/** The speed table's rows for real requests, with their explanation (nothing when not run). */
-function realRequestLines(results: BenchResults): string[] {
-  const rows = results.realRequestSpeed;
-  if (rows.length === 0) return [];
+/**
+ * The cells of speed rows (system, tools, build, median, p99, searches timed), each against ours
+ * at the same size among `rows`.
+ */
+function speedCells(results: BenchResults, rows: readonly SpeedRow[]): string[][] {
   const label = (id: string) => results.systems.find((system) => system.id === id)?.label ?? id;
-  const body = rows.map((row) => {
+  return rows.map((row) => {
     const mine = rows.find((entry) => entry.systemId === 'ours' && entry.tools === row.tools);
     const versus = (value: number, base: number | undefined) =>
       row.systemId === 'ours' || base === undefined ? '' : ` (${ratio(value / base)})`;
@@ -201,6 +203,13 @@ function realRequestLines(results: BenchResults): string[] {
       integer(row.queriesTimed),
     ];
   });
+}
+
+/** The speed table's rows for real requests, with their explanation (nothing when not run). */
+function realRequestLines(results: BenchResults): string[] {
+  const rows = results.realRequestSpeed;
+  if (rows.length === 0) return [];
+  const body = speedCells(results, rows);
   return [
     '### Real requests',
     '',
@@ -215,20 +224,9 @@ function speedSection(results: BenchResults, charts: Map<string, Chart>, chartDi
   if (results.speed.length === 0 || results.config.speed === null) return [];
   const plan = results.config.speed;
   const label = (id: string) => results.systems.find((system) => system.id === id)?.label ?? id;
-  const rows = results.speed.map((row) => {
-    const mine = results.speed.find((entry) => entry.systemId === 'ours' && entry.tools === row.tools);
-    const versus = (value: number, base: number | undefined) =>
-      row.systemId === 'ours' || base === undefined ? '' : ` (${ratio(value / base)})`;
-    if (row.stopped) return [label(row.systemId), integer(row.tools), row.stopped, '—', '—', '0', '—'];
-    return [
-      label(row.systemId),
-      integer(row.tools),
-      `${ms(row.buildMs)}${versus(row.buildMs, mine?.buildMs)}`,
-      `${ms(row.medianQueryMs)}${versus(row.medianQueryMs, mine?.medianQueryMs)}`,
-      row.queriesTimed >= 100 ? ms(row.p99QueryMs) : `${ms(row.p99QueryMs)} (max of ${row.queriesTimed})`,
-      integer(row.queriesTimed),
-      bytes(row.memoryBytesPerTool),
-    ];
+  const rows = speedCells(results, results.speed).map((cells, index) => {
+    const row = results.speed[index]!;
+    return [...cells, row.stopped ? '—' : bytes(row.memoryBytesPerTool)];
   });
   const notes: string[] = [];
   for (const row of results.speed.filter((entry) => entry.stopped)) {
