@@ -45,6 +45,23 @@ describe('keyword ranker: word forms, typos, chatty requests', () => {
     expect(first('searching documents')).toBe('searchDocuments');
   });
 
+  it('ranks the same after more distinct request words than it remembers the stems of', () => {
+    const used = createKeywordRanker(sampleCatalog);
+    const queries = ['searching documents', 'forecasts for the weather', 'creating tickets'];
+    const before = queries.map((query) => used.search(query));
+    // 5,000 made-up words, 50 per request: the remembered stems start over on the way.
+    for (let request = 0; request < 100; request++) {
+      const words = Array.from({ length: 50 }, (_, word) => `zq${request}x${word}ings`);
+      used.search(words.join(' '));
+    }
+    expect(queries.map((query) => used.search(query))).toEqual(before);
+    expect(before.map((results) => results[0]?.name)).toEqual([
+      'searchDocuments',
+      'get_weather_forecast',
+      'createTicket',
+    ]);
+  });
+
   it('tolerates small typos', () => {
     expect(first('whether forcast')).toBe('get_weather_forecast');
     expect(first('convert curency')).toBe('convertCurrency');

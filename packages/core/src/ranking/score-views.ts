@@ -21,6 +21,8 @@ const NEIGHBOUR_WEIGHT = 0.75;
  * tools, against 30–70 ms without meaning.
  */
 const MAX_MEANING_LOOKUPS = 32;
+/** Request words whose stems are remembered (the memory restarts when full). */
+const STEM_MEMO_SIZE = 4_096;
 
 /** The raw scores of one view of a request (the whole request, or one of its parts). */
 export interface View {
@@ -80,6 +82,21 @@ export function createViewScorer(
   let bestCount = 0;
   let fuzzyMatcher: FuzzyMatcher | undefined;
   const frequency = (term: number): number => index.offsets[term + 1]! - index.offsets[term]!;
+
+  /**
+   * Request words → their stems. Requests repeat their words (a word is in the whole request
+   * and in its part), and across requests; stemming a word took longer than remembering it.
+   */
+  const stems = new Map<string, string>();
+  const stemOf = (token: string): string => {
+    let found = stems.get(token);
+    if (found === undefined) {
+      if (stems.size >= STEM_MEMO_SIZE) stems.clear();
+      found = stem(token);
+      stems.set(token, found);
+    }
+    return found;
+  };
 
   /** Lookups by meaning left to the search being scored. */
   let meaningLookups = 0;
@@ -161,7 +178,7 @@ export function createViewScorer(
         const hasContent = tokens.some((token) => !isStopword(token));
         for (const token of tokens) {
           const stop = isStopword(token);
-          const word = options.stemming ? stem(token) : token;
+          const word = options.stemming ? stemOf(token) : token;
           let entry = words.get(word);
           if (entry === undefined) {
             entry = { token, stop, factors: texts.map(() => 0) };
