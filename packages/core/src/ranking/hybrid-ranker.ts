@@ -368,13 +368,16 @@ function rankByMarginalRelevance(
     const chosen = pool[remaining[best]!]!;
     remaining.splice(best, 1);
     picked.push(chosen);
-    for (const index of remaining) {
-      const likeness = Math.max(
-        0,
-        (query.between(chosen.position, pool[index]!.position) - floor) * similarityScale,
-      );
+    if (picked.length === count) break;
+    const cosines = query.between(
+      chosen.position,
+      remaining.map((index) => pool[index]!.position),
+      remaining.length,
+    );
+    remaining.forEach((index, slot) => {
+      const likeness = Math.max(0, (cosines[slot]! - floor) * similarityScale);
       penalties[index] = Math.max(penalties[index]!, DIVERSITY * likeness);
-    }
+    });
   }
   return picked;
 }
@@ -647,9 +650,15 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
             }
           });
         }
+        // The cosines of the candidates the scan did not measure, in one batch.
+        const unmeasured = [...candidates.keys()].filter((position) => !scanned.has(position));
+        const measured = query.best(unmeasured, unmeasured.length);
+        unmeasured.forEach((position, index) => {
+          scanned.set(position, measured[index]!);
+        });
         const pool: Fused[] = [];
         for (const [position, candidate] of candidates) {
-          const cosine = scanned.get(position) ?? query.best(position);
+          const cosine = scanned.get(position)!;
           pool.push({
             position,
             lexical: candidate.lexical,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { compileSubspaceScan } from '../../scripts/wasm-source';
-import { createSubspaceScanner, SUBSPACE_DIMENSIONS } from './subspace-scan';
+import { createSubspaceScanner, rowDots, SUBSPACE_DIMENSIONS } from './subspace-scan';
 import { SUBSPACE_SCAN_WASM } from './subspace-scan-wasm';
 
 /** Rows of int8 codes packed four to an int32 (coordinate k in bits 8k..8k+7), as tool-vectors packs them. */
@@ -16,14 +16,14 @@ function pack(rows: readonly (readonly number[])[]): Int32Array {
   return packed;
 }
 
-function randomCodes(seed: number, count: number, range = 255): number[][] {
+function randomCodes(seed: number, count: number, range = 255, length = SUBSPACE_DIMENSIONS): number[][] {
   let state = seed;
   const next = () => {
     state = (Math.imul(state, 1103515245) + 12345) >>> 0;
     return state / 2 ** 32;
   };
   return Array.from({ length: count }, () =>
-    Array.from({ length: SUBSPACE_DIMENSIONS }, () => Math.round(next() * (range - 1)) - (range >> 1)),
+    Array.from({ length }, () => Math.round(next() * (range - 1)) - (range >> 1)),
   );
 }
 
@@ -158,5 +158,116 @@ describe('createSubspaceScanner', () => {
     const scanner = create(pack(rows), rows.length);
     expect(scanner.kind).toBe('javascript');
     expect([...scanner.scan(views)]).toEqual(expected(rows, views));
+  });
+});
+
+/** The dot products by the definition, vector after vector: `out[v × count + i]`. */
+function expectedDots(
+  matrix: readonly (readonly number[])[],
+  rows: readonly number[],
+  vectors: readonly Int32Array[],
+): number[] {
+  return vectors.flatMap((vector) =>
+    rows.map((row) => matrix[row]!.reduce((sum, code, index) => sum + code * vector[index]!, 0)),
+  );
+}
+
+/** `rowDots(…).dots` over a matrix given as rows, into a fresh array. */
+function dotsOf(
+  kernel: ReturnType<typeof rowDots>,
+  matrix: readonly (readonly number[])[],
+  dimensions: number,
+  rows: readonly number[],
+  vectors: readonly Int32Array[],
+): number[] {
+  const out = new Int32Array(rows.length * vectors.length);
+  kernel.dots(Int8Array.from(matrix.flat()), dimensions, rows, rows.length, vectors, out);
+  return [...out];
+}
+
+describe('rowDots', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it.each([1, 3, 15, 16, 17, 100, 3_072])(
+    'gives the exact dot products of chosen rows with each vector, with SIMD and without (%i dimensions)',
+    (dimensions) => {
+      // Extreme codes too: ±127 and −128 rows against ±127 vectors (the largest sums).
+      const matrix = [
+        ...randomCodes(dimensions, 40, 255, dimensions),
+        Array(dimensions).fill(127),
+        Array(dimensions).fill(-128),
+      ];
+      const vectors = [
+        Int32Array.from(randomCodes(dimensions + 1, 1, 255, dimensions)[0]!),
+        new Int32Array(dimensions).fill(127),
+        new Int32Array(dimensions).fill(-127),
+      ];
+      // Rows in any order, repeated, the last ones included.
+      const rows = [41, 0, 7, 7, 40, 39, 3];
+      const simd = rowDots();
+      const plain = rowDots({ simd: false });
+      expect(simd.kind).toBe('simd');
+      expect(plain.kind).toBe('javascript');
+      for (const kernel of [simd, plain]) {
+        expect(dotsOf(kernel, matrix, dimensions, rows, vectors)).toEqual(
+          expectedDots(matrix, rows, vectors),
+        );
+        expect(dotsOf(kernel, matrix, dimensions, [], vectors)).toEqual([]);
+      }
+    },
+  );
+
+  it('leaves the rows of the scanner last loaded in place (its next scan copies nothing)', () => {
+    const scanRows = randomCodes(21, 3_000);
+    const scanner = createSubspaceScanner(pack(scanRows), scanRows.length);
+    const views = [Int32Array.from(randomCodes(22, 1)[0]!)];
+    expect([...scanner.scan(views)]).toEqual(expected(scanRows, views));
+    // A batch far larger than the scanner's estimates and view, then the same scanner again.
+    const dimensions = 300;
+    const matrix = randomCodes(23, 2_000, 255, dimensions);
+    const rows = Array.from({ length: 2_000 }, (_, index) => (index * 7) % 2_000);
+    const vectors = [1, 2, 3].map((seed) => Int32Array.from(randomCodes(seed, 1, 255, dimensions)[0]!));
+    expect(dotsOf(rowDots(), matrix, dimensions, rows, vectors)).toEqual(expectedDots(matrix, rows, vectors));
+    expect([...scanner.scan(views)]).toEqual(expected(scanRows, views));
+  });
+
+  it('computes in JavaScript where WebAssembly is missing, or the shared memory cannot grow', async () => {
+    const dimensions = 100;
+    const matrix = randomCodes(31, 1_000, 255, dimensions);
+    const rows = Array.from({ length: 1_000 }, (_, index) => 999 - index);
+    const vectors = [Int32Array.from(randomCodes(32, 1, 255, dimensions)[0]!)];
+    vi.resetModules();
+    vi.stubGlobal('WebAssembly', undefined);
+    const missing = (await import('./subspace-scan')).rowDots();
+    expect(missing.kind).toBe('javascript');
+    expect(dotsOf(missing, matrix, dimensions, rows, vectors)).toEqual(expectedDots(matrix, rows, vectors));
+    vi.unstubAllGlobals();
+
+    // A runtime whose memory cannot grow past one page (64 kB): 1,000 rows of 112 bytes do not fit.
+    const instance = {
+      exports: {
+        memory: {
+          buffer: new ArrayBuffer(65_536),
+          grow: () => {
+            throw new RangeError('WebAssembly.Memory.grow(): Maximum memory size exceeded');
+          },
+        },
+        scan: () => {},
+        dots: () => {},
+      },
+    };
+    vi.resetModules();
+    vi.stubGlobal('WebAssembly', {
+      validate: () => true,
+      Module: class {},
+      Instance: class {
+        constructor() {
+          // biome-ignore lint/correctness/noConstructorReturn: a stub instance of the test's making
+          return instance;
+        }
+      },
+    });
+    const kernel = (await import('./subspace-scan')).rowDots();
+    expect(dotsOf(kernel, matrix, dimensions, rows, vectors)).toEqual(expectedDots(matrix, rows, vectors));
   });
 });

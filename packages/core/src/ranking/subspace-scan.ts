@@ -1,10 +1,12 @@
 /**
  * The prefilter's scan: every row's (tool's, or word's) estimated dot product with a request's
- * views in the 16-dimension subspace, the hot loop of a search that scans. With WebAssembly
- * SIMD (subspace-scan.wat) a row takes a few instructions instead of some sixty; where
+ * views in the 16-dimension subspace, the hot loop of a search that scans; and the exact
+ * integer dot products of chosen rows with vectors that check the scan's best estimates and
+ * measure the likeness of tools. With WebAssembly SIMD (subspace-scan.wat) a row of the scan
+ * takes a few instructions instead of some sixty, and an exact check 16 codes per step; where
  * WebAssembly is missing or may not compile code (a Content-Security-Policy without
  * `wasm-unsafe-eval`, some edge runtimes), the same integer arithmetic runs in JavaScript. Both
- * give the same estimates, bit for bit.
+ * give the same results, bit for bit.
  */
 import { SUBSPACE_SCAN_WASM } from './subspace-scan-wasm';
 
@@ -87,6 +89,7 @@ function simdModule(): WasmModule | undefined {
 interface ScanExports {
   readonly memory: WasmMemory;
   readonly scan: (codes: number, estimates: number, rows: number, view: number) => void;
+  readonly dots: (codes: number, rows: number, stride: number, vector: number, out: number) => void;
 }
 
 const PAGE_BYTES = 65_536;
@@ -101,6 +104,8 @@ const PAGE_BYTES = 65_536;
 let kernel: ScanExports | null | undefined;
 /** The scanner whose rows the shared memory holds: when it scans again, they are not copied. */
 let loaded: object | undefined;
+/** Where the rows of `loaded` end: the exact checks' rows and vectors go after them. */
+let loadedEnd = 0;
 
 /** The shared instance with room for `bytes`, or undefined (none could be made or grown). */
 function kernelWithRoom(module: WasmModule, bytes: number): ScanExports | undefined {
@@ -154,6 +159,7 @@ function simdScanner(module: WasmModule, packed: Int32Array, rows: number): Subs
         codes.set(packed);
         codes.fill(0, packed.length);
         loaded = identity;
+        loadedEnd = estimatesAt;
       }
       const scanned = new Int32Array(buffer, estimatesAt, padded);
       scanned.fill(NO_ESTIMATE);
@@ -231,4 +237,103 @@ function scanRows(packed: Int32Array, coordinates: Int32Array, estimates: Int32A
       0;
     if (sum > estimates[row]!) estimates[row] = sum;
   }
+}
+
+/**
+ * Exact dot products of rows of an int8 matrix with vectors of small integers: the checks of
+ * the scan's best estimates, a search's cosines and the likeness of two tools.
+ */
+export interface RowDots {
+  /** `simd` or `javascript`: which loop runs. */
+  readonly kind: 'simd' | 'javascript';
+  /**
+   * For each vector `v` and each `i < count`: `out[v × count + i] = Σ_k codes[rows[i] ×
+   * dimensions + k] × vectors[v][k]`. A vector has `dimensions` integers of int16 range; `out`
+   * holds at least `vectors.length × count`.
+   */
+  dots(
+    codes: Int8Array,
+    dimensions: number,
+    rows: ArrayLike<number>,
+    count: number,
+    vectors: readonly Int32Array[],
+    out: Int32Array,
+  ): void;
+}
+
+/** The integer dot product of the codes at `offset` with `vector` (four running sums, for speed). */
+export function dotCodes(codes: Int8Array, offset: number, vector: Int32Array, dimensions: number): number {
+  let sum0 = 0;
+  let sum1 = 0;
+  let sum2 = 0;
+  let sum3 = 0;
+  let index = 0;
+  for (; index + 4 <= dimensions; index += 4) {
+    sum0 = (sum0 + codes[offset + index]! * vector[index]!) | 0;
+    sum1 = (sum1 + codes[offset + index + 1]! * vector[index + 1]!) | 0;
+    sum2 = (sum2 + codes[offset + index + 2]! * vector[index + 2]!) | 0;
+    sum3 = (sum3 + codes[offset + index + 3]! * vector[index + 3]!) | 0;
+  }
+  for (; index < dimensions; index++) sum0 = (sum0 + codes[offset + index]! * vector[index]!) | 0;
+  return (sum0 + sum1 + sum2 + sum3) | 0;
+}
+
+const javascriptDots: RowDots = {
+  kind: 'javascript',
+  dots(codes, dimensions, rows, count, vectors, out) {
+    vectors.forEach((vector, slot) => {
+      for (let index = 0; index < count; index++)
+        out[slot * count + index] = dotCodes(codes, rows[index]! * dimensions, vector, dimensions);
+    });
+  },
+};
+
+/**
+ * The exact checks in the shared instance: the rows are copied after those of the scanner
+ * last loaded (which stay, so its next scan copies nothing), each padded to a multiple of 16
+ * codes; the vectors' padding is zero, so the rows' padding adds nothing.
+ */
+function simdDots(module: WasmModule): RowDots {
+  return {
+    kind: 'simd',
+    dots(codes, dimensions, rows, count, vectors, out) {
+      const stride = Math.ceil(dimensions / 16) * 16;
+      const rowsAt = loadedEnd;
+      const vectorAt = rowsAt + count * stride;
+      const outAt = vectorAt + stride * 2;
+      const shared = count > 0 ? kernelWithRoom(module, outAt + count * vectors.length * 4) : undefined;
+      if (shared === undefined) {
+        javascriptDots.dots(codes, dimensions, rows, count, vectors, out);
+        return;
+      }
+      const { buffer } = shared.memory;
+      const gathered = new Int8Array(buffer, rowsAt, count * stride);
+      for (let index = 0; index < count; index++) {
+        const offset = rows[index]! * dimensions;
+        gathered.set(codes.subarray(offset, offset + dimensions), index * stride);
+      }
+      const weights = new Int16Array(buffer, vectorAt, stride);
+      vectors.forEach((vector, slot) => {
+        weights.set(vector.subarray(0, dimensions));
+        weights.fill(0, dimensions);
+        shared.dots(rowsAt, count, stride, vectorAt, outAt + slot * count * 4);
+      });
+      out.set(new Int32Array(buffer, outAt, count * vectors.length));
+    },
+  };
+}
+
+let sharedDots: RowDots | undefined;
+
+/**
+ * The exact dot products, with WebAssembly SIMD where it compiles (one instance for the
+ * process, shared with the scan), else in JavaScript. `simd: false` asks for the JavaScript loop.
+ */
+export function rowDots(options: SubspaceScannerOptions = {}): RowDots {
+  if (options.simd === false || BIG_ENDIAN) return javascriptDots;
+  if (sharedDots === undefined) {
+    const module = simdModule();
+    sharedDots = module === undefined ? javascriptDots : simdDots(module);
+  }
+  return sharedDots;
 }

@@ -1,6 +1,7 @@
 ;; The prefilter's scan (tool-vectors.ts) with WebAssembly SIMD: each tool's 16 int8 subspace
-;; coordinates against a view's, four tools per step. The same integer dot products as the
-;; JavaScript loop, so the same estimates. Compiled to subspace-scan-wasm.ts by
+;; coordinates against a view's, four tools per step. And the exact checks after it: rows of
+;; int8 codes against one vector, 16 codes per step. The same integer dot products as the
+;; JavaScript loops, so the same estimates and cosines. Compiled to subspace-scan-wasm.ts by
 ;; `pnpm --filter @tool-search/core run build-wasm` (the wabt package); never edit that file.
 (module
   (memory (export "memory") 1)
@@ -51,4 +52,36 @@
         (local.set $codes (i32.add (local.get $codes) (i32.const 64)))
         (local.set $estimates (i32.add (local.get $estimates) (i32.const 16)))
         (br $next))))
+;; For each row r < rows: out[r] = Σ_k codes[r][k] × vector[k]
+  ;; codes: rows of $stride int8 (a multiple of 16) from byte $codes; vector: $stride int16 from
+  ;; byte $vector; out: one int32 per row from byte $out. The sums fit int32 for any length the
+  ;; callers give: |Σ| ≤ 127 × 127 × $stride.
+  (func (export "dots") (param $codes i32) (param $rows i32) (param $stride i32) (param $vector i32) (param $out i32)
+    (local $end i32) (local $at i32) (local $rowEnd i32) (local $weights i32) (local $sum v128) (local $chunk v128)
+    (local.set $end (i32.add (local.get $out) (i32.shl (local.get $rows) (i32.const 2))))
+    (block $done
+      (loop $row
+        (br_if $done (i32.ge_u (local.get $out) (local.get $end)))
+        (local.set $sum (v128.const i32x4 0 0 0 0))
+        (local.set $at (local.get $codes))
+        (local.set $rowEnd (i32.add (local.get $codes) (local.get $stride)))
+        (local.set $weights (local.get $vector))
+        (block $rowDone
+          (loop $chunks
+            (br_if $rowDone (i32.ge_u (local.get $at) (local.get $rowEnd)))
+            (local.set $chunk (v128.load (local.get $at)))
+            (local.set $sum (i32x4.add (local.get $sum)
+              (i32x4.add
+                (i32x4.dot_i16x8_s (i16x8.extend_low_i8x16_s (local.get $chunk)) (v128.load (local.get $weights)))
+                (i32x4.dot_i16x8_s (i16x8.extend_high_i8x16_s (local.get $chunk)) (v128.load offset=16 (local.get $weights))))))
+            (local.set $at (i32.add (local.get $at) (i32.const 16)))
+            (local.set $weights (i32.add (local.get $weights) (i32.const 32)))
+            (br $chunks)))
+        (i32.store (local.get $out)
+          (i32.add
+            (i32.add (i32x4.extract_lane 0 (local.get $sum)) (i32x4.extract_lane 1 (local.get $sum)))
+            (i32.add (i32x4.extract_lane 2 (local.get $sum)) (i32x4.extract_lane 3 (local.get $sum)))))
+        (local.set $codes (local.get $rowEnd))
+        (local.set $out (i32.add (local.get $out) (i32.const 4)))
+        (br $row))))
 )

@@ -124,7 +124,14 @@ describe('semanticCandidates', () => {
     const found = semanticCandidates(query, matrix, 2);
     expect([...found.tools].sort()).toEqual([0, 3]);
     for (const similarity of found.similarities) expect(similarity).toBeCloseTo(1, 2);
-    expect(query.best(2)).toBeCloseTo(Math.SQRT1_2, 2);
+    const [nearX, nearZ, between] = query.best([2, 3, 2], 3);
+    expect(nearX).toBeCloseTo(Math.SQRT1_2, 2);
+    expect(nearZ).toBeCloseTo(1, 2);
+    expect(between).toBe(nearX);
+    const [same, apart, halfway] = query.between(0, [0, 3, 2], 3);
+    expect(same).toBeCloseTo(1, 2);
+    expect(apart).toBe(0);
+    expect(halfway).toBeCloseTo(Math.SQRT1_2, 2);
   });
 });
 

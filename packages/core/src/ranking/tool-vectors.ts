@@ -7,7 +7,13 @@
 import { ToolSearchError } from '../errors';
 import type { EmbeddingVector } from './embedder';
 import { keepShape } from './keep-shape';
-import { createSubspaceScanner, SUBSPACE_DIMENSIONS, type SubspaceScanner } from './subspace-scan';
+import {
+  createSubspaceScanner,
+  dotCodes,
+  rowDots,
+  SUBSPACE_DIMENSIONS,
+  type SubspaceScanner,
+} from './subspace-scan';
 
 /** From this many tools on, similarity is first estimated in a small subspace. */
 const PREFILTER_MIN_TOOLS = 512;
@@ -408,23 +414,6 @@ function quantiseView(view: Float32Array, dimensions: number): QuantisedView {
   return { codes, scale: largestValue / 127 };
 }
 
-/** The integer dot product of a tool's codes with a view's (four running sums, for speed). */
-function dotCodes(codes: Int8Array, offset: number, view: Int32Array, dimensions: number): number {
-  let sum0 = 0;
-  let sum1 = 0;
-  let sum2 = 0;
-  let sum3 = 0;
-  let index = 0;
-  for (; index + 4 <= dimensions; index += 4) {
-    sum0 = (sum0 + codes[offset + index]! * view[index]!) | 0;
-    sum1 = (sum1 + codes[offset + index + 1]! * view[index + 1]!) | 0;
-    sum2 = (sum2 + codes[offset + index + 2]! * view[index + 2]!) | 0;
-    sum3 = (sum3 + codes[offset + index + 3]! * view[index + 3]!) | 0;
-  }
-  for (; index < dimensions; index++) sum0 = (sum0 + codes[offset + index]! * view[index]!) | 0;
-  return sum0 + sum1 + sum2 + sum3;
-}
-
 /**
  * Pseudo-relevance feedback (Rocchio's): each view moved towards the mean vector of `tools` (the
  * search's leading results) by `share` of that mean, at unit length. A view with no vector (a
@@ -457,6 +446,9 @@ export function feedbackViews(
 /** A search's views (the whole request and its parts), quantised once for every exact check. */
 export class QueryViews {
   private readonly quantised: readonly QuantisedView[];
+  private readonly codes: readonly Int32Array[];
+  /** The exact dot products (WebAssembly SIMD where it compiles). */
+  private readonly kernel = rowDots();
   /** The codes of the tool last given as `left` to {@link between}, widened to int32. */
   private left: Int32Array | undefined;
   private leftTool = -1;
@@ -466,10 +458,14 @@ export class QueryViews {
     readonly views: readonly Float32Array[],
   ) {
     this.quantised = views.map((view) => quantiseView(view, matrix.dimensions));
+    this.codes = this.quantised.map((view) => view.codes);
   }
 
-  /** The cosine of two tools' vectors (calls with the same `left` in a row are cheaper). */
-  between(left: number, right: number): number {
+  /**
+   * The cosine of tool `left` with each of the first `count` of `rights` (calls with the same
+   * `left` in a row are cheaper).
+   */
+  between(left: number, rights: ArrayLike<number>, count: number): Float64Array {
     const { codes, scales, dimensions } = this.matrix;
     this.left ??= new Int32Array(dimensions);
     if (left !== this.leftTool) {
@@ -477,17 +473,27 @@ export class QueryViews {
         this.left[index] = codes[offset]!;
       this.leftTool = left;
     }
-    return dotCodes(codes, right * dimensions, this.left, dimensions) * scales[left]! * scales[right]!;
+    const dots = new Int32Array(count);
+    this.kernel.dots(codes, dimensions, rights, count, [this.left], dots);
+    const cosines = new Float64Array(count);
+    for (let index = 0; index < count; index++)
+      cosines[index] = dots[index]! * scales[left]! * scales[rights[index]!]!;
+    return cosines;
   }
 
-  /** A tool's best cosine over the views. */
-  best(tool: number): number {
+  /** Each of the first `count` of `tools`' best cosine over the views. */
+  best(tools: ArrayLike<number>, count: number): Float64Array {
     const { codes, scales, dimensions } = this.matrix;
-    const offset = tool * dimensions;
-    let best = -1;
-    for (const view of this.quantised) {
-      const value = dotCodes(codes, offset, view.codes, dimensions) * view.scale * scales[tool]!;
-      if (value > best) best = value;
+    const views = this.quantised.length;
+    const dots = new Int32Array(views * count);
+    this.kernel.dots(codes, dimensions, tools, count, this.codes, dots);
+    const best = new Float64Array(count).fill(-1);
+    for (let slot = 0; slot < views; slot++) {
+      const { scale } = this.quantised[slot]!;
+      for (let index = 0; index < count; index++) {
+        const value = dots[slot * count + index]! * scale * scales[tools[index]!]!;
+        if (value > best[index]!) best[index] = value;
+      }
     }
     return best;
   }
@@ -610,9 +616,7 @@ export function semanticCandidates(query: QueryViews, matrix: ToolMatrix, count:
     );
     shortlist = largest(subspace.scanner.scan(coordinates), count * matrix.oversampling);
   }
-  const exact = new Float32Array(shortlist.length);
-  for (let position = 0; position < shortlist.length; position++)
-    exact[position] = query.best(shortlist[position]!);
+  const exact = Float32Array.from(query.best(shortlist, shortlist.length));
   const chosen = largest(exact, count);
   return {
     tools: chosen.map((position) => shortlist[position]!),
