@@ -231,6 +231,51 @@ describe('rowDots', () => {
     expect([...scanner.scan(views)]).toEqual(expected(scanRows, views));
   });
 
+  it('checks a batch of long rows in blocks, without growing the shared memory to its size', async () => {
+    // The real kernel, its memory watched: 3,000 rows of 1,536 codes (4.6 MB, a remote
+    // embedding's catalog checked in full) must go through a memory of a few hundred kB.
+    // The core's TypeScript setup has no DOM library: the little of the API used, declared here.
+    const real = (globalThis as { WebAssembly?: unknown }).WebAssembly as {
+      validate(bytes: Uint8Array): boolean;
+      Module: new (bytes: Uint8Array) => object;
+      Instance: new (
+        module: object,
+        imports: object,
+      ) => { exports: { memory: { buffer: ArrayBuffer }; dots: (...args: number[]) => void } };
+    };
+    let largest = 0;
+    let calls = 0;
+    vi.resetModules();
+    vi.stubGlobal('WebAssembly', {
+      validate: (bytes: Uint8Array) => real.validate(bytes),
+      Module: real.Module,
+      Instance: class {
+        constructor(module: object) {
+          const { exports } = new real.Instance(module, {});
+          const watched = {
+            ...exports,
+            dots: (...args: number[]) => {
+              calls++;
+              largest = Math.max(largest, exports.memory.buffer.byteLength);
+              exports.dots(...args);
+            },
+          };
+          // biome-ignore lint/correctness/noConstructorReturn: a watched instance of the test's making
+          return { exports: watched };
+        }
+      },
+    });
+    const kernel = (await import('./subspace-scan')).rowDots();
+    expect(kernel.kind).toBe('simd');
+    const dimensions = 1_536;
+    const matrix = randomCodes(41, 3_000, 255, dimensions);
+    const rows = Array.from({ length: 3_000 }, (_, index) => (index * 11) % 3_000);
+    const vectors = [42, 43].map((seed) => Int32Array.from(randomCodes(seed, 1, 255, dimensions)[0]!));
+    expect(dotsOf(kernel, matrix, dimensions, rows, vectors)).toEqual(expectedDots(matrix, rows, vectors));
+    expect(calls).toBeGreaterThan(2 * 10);
+    expect(largest).toBeLessThanOrEqual(512 * 1024);
+  });
+
   it('computes in JavaScript where WebAssembly is missing, or the shared memory cannot grow', async () => {
     const dimensions = 100;
     const matrix = randomCodes(31, 1_000, 255, dimensions);
