@@ -34,6 +34,36 @@ function expected(rows: readonly (readonly number[])[], views: readonly Int32Arr
   );
 }
 
+/**
+ * A WebAssembly whose one memory page (64 kB) cannot grow, and whose functions do nothing: what
+ * does not fit must run in JavaScript. Fresh modules load after it (`vi.resetModules`).
+ */
+function stubUngrowableWebAssembly(): void {
+  const instance = {
+    exports: {
+      memory: {
+        buffer: new ArrayBuffer(65_536),
+        grow: () => {
+          throw new RangeError('WebAssembly.Memory.grow(): Maximum memory size exceeded');
+        },
+      },
+      scan: () => {},
+      dots: () => {},
+    },
+  };
+  vi.resetModules();
+  vi.stubGlobal('WebAssembly', {
+    validate: () => true,
+    Module: class {},
+    Instance: class {
+      constructor() {
+        // biome-ignore lint/correctness/noConstructorReturn: a stub instance of the test's making
+        return instance;
+      }
+    },
+  });
+}
+
 describe('createSubspaceScanner', () => {
   afterEach(() => vi.unstubAllGlobals());
 
@@ -130,28 +160,7 @@ describe('createSubspaceScanner', () => {
 
   it('scans in JavaScript a catalog the shared memory cannot grow for', async () => {
     // A runtime whose memory cannot grow past one page (64 kB, about 3,200 rows).
-    const instance = {
-      exports: {
-        memory: {
-          buffer: new ArrayBuffer(65_536),
-          grow: () => {
-            throw new RangeError('WebAssembly.Memory.grow(): Maximum memory size exceeded');
-          },
-        },
-        scan: () => {},
-      },
-    };
-    vi.resetModules();
-    vi.stubGlobal('WebAssembly', {
-      validate: () => true,
-      Module: class {},
-      Instance: class {
-        constructor() {
-          // biome-ignore lint/correctness/noConstructorReturn: a stub instance of the test's making
-          return instance;
-        }
-      },
-    });
+    stubUngrowableWebAssembly();
     const { createSubspaceScanner: create } = await import('./subspace-scan');
     const rows = randomCodes(8, 4_000);
     const views = [Int32Array.from(randomCodes(9, 1)[0]!)];
@@ -289,29 +298,7 @@ describe('rowDots', () => {
     vi.unstubAllGlobals();
 
     // A runtime whose memory cannot grow past one page (64 kB): 1,000 rows of 112 bytes do not fit.
-    const instance = {
-      exports: {
-        memory: {
-          buffer: new ArrayBuffer(65_536),
-          grow: () => {
-            throw new RangeError('WebAssembly.Memory.grow(): Maximum memory size exceeded');
-          },
-        },
-        scan: () => {},
-        dots: () => {},
-      },
-    };
-    vi.resetModules();
-    vi.stubGlobal('WebAssembly', {
-      validate: () => true,
-      Module: class {},
-      Instance: class {
-        constructor() {
-          // biome-ignore lint/correctness/noConstructorReturn: a stub instance of the test's making
-          return instance;
-        }
-      },
-    });
+    stubUngrowableWebAssembly();
     const kernel = (await import('./subspace-scan')).rowDots();
     expect(dotsOf(kernel, matrix, dimensions, rows, vectors)).toEqual(expectedDots(matrix, rows, vectors));
   });
