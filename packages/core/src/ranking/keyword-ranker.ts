@@ -8,6 +8,7 @@ import {
   FIELD_PARAMETERS,
   FIELD_TAGS,
 } from './catalog-index';
+import { coverParts } from './cover-parts';
 import type { FieldSpec } from './inverted-index';
 import { createViewScorer, type View } from './score-views';
 import { validateSearchOptions } from './search-options';
@@ -163,37 +164,27 @@ export function createKeywordRanker(
       }
     }
     const totalIdeal = parts.reduce((sum, part) => sum + part.ideal, 0);
-    const shares = parts.map((part) => (totalIdeal > 0 ? part.ideal / totalIdeal : 0));
-    const uncovered = parts.map(() => 1);
-    const candidates = [...pool].map((document) => ({
-      document,
-      whole: relevance(whole, document),
-      parts: parts.map((part) => relevance(part, document)),
-    }));
-    const picked: { document: number; score: number }[] = [];
-    while (picked.length < limit && candidates.length > 0) {
-      let best = -1;
-      let bestGain = -1;
-      for (let position = 0; position < candidates.length; position++) {
-        const candidate = candidates[position]!;
-        let coverage = 0;
-        for (let part = 0; part < parts.length; part++) {
-          coverage += shares[part]! * candidate.parts[part]! * uncovered[part]!;
-        }
-        const gain = (1 - DIVERSITY) * candidate.whole + DIVERSITY * coverage;
-        if (
-          gain > bestGain ||
-          (gain === bestGain && names[candidate.document]! < names[candidates[best]!.document]!)
-        ) {
-          best = position;
-          bestGain = gain;
-        }
+    const documents = [...pool];
+    const width = parts.length;
+    const wholes = new Float64Array(documents.length);
+    const relevances = new Float64Array(documents.length * width);
+    documents.forEach((document, candidate) => {
+      wholes[candidate] = relevance(whole, document);
+      for (let part = 0; part < width; part++) {
+        relevances[candidate * width + part] = relevance(parts[part]!, document);
       }
-      const chosen = candidates.splice(best, 1)[0]!;
-      for (let part = 0; part < parts.length; part++) uncovered[part]! *= 1 - chosen.parts[part]!;
-      picked.push({ document: chosen.document, score: bestGain });
-    }
-    return picked;
+    });
+    const picks = coverParts(
+      {
+        wholes,
+        parts: relevances,
+        shares: parts.map((part) => (totalIdeal > 0 ? part.ideal / totalIdeal : 0)),
+        diversity: DIVERSITY,
+        before: (left, right) => names[documents[left]!]! < names[documents[right]!]!,
+      },
+      limit,
+    );
+    return picks.map(({ candidate, gain }) => ({ document: documents[candidate]!, score: gain }));
   };
 
   const toResult = (document: number, score: number): SearchResult => ({
