@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { splitClauses } from './split-clauses';
+import { MAX_REQUEST_PARTS, requestParts, splitClauses } from './split-clauses';
 
 describe('splitClauses', () => {
   it('splits a request at sentences and at joining words', () => {
@@ -56,5 +56,36 @@ describe('splitClauses', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('requestParts', () => {
+  it('gives no parts for a request of one part, and each part of a longer one', () => {
+    expect(requestParts('send an email to my team')).toEqual([]);
+    expect(requestParts('book a flight to Lisbon and check the weather there')).toEqual([
+      'book a flight to Lisbon',
+      'check the weather there',
+    ]);
+  });
+
+  it(`groups neighbouring parts into at most ${MAX_REQUEST_PARTS}`, () => {
+    const request = Array.from({ length: 9 }, (_, index) => `find the report number ${index}`).join('. ');
+    const parts = requestParts(request);
+    expect(parts).toHaveLength(5);
+    expect(parts[0]).toBe('find the report number 0 find the report number 1');
+    expect(parts.join(' ')).toBe(splitClauses(request).join(' '));
+  });
+
+  it('gives the same parts again for the same request, whatever the caller did with the last answer', () => {
+    const request = 'book a flight to Lisbon and check the weather there';
+    const first = requestParts(request);
+    first.push('cancel everything');
+    first[0] = 'something else';
+    expect(requestParts(request)).toEqual(['book a flight to Lisbon', 'check the weather there']);
+    expect(requestParts('rent a car in Porto and find a hotel near the station')).toEqual([
+      'rent a car in Porto',
+      'find a hotel near the station',
+    ]);
+    expect(requestParts(request)).toEqual(['book a flight to Lisbon', 'check the weather there']);
   });
 });

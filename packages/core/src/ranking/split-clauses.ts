@@ -53,12 +53,20 @@ export function splitClauses(text: string): string[] {
 /** At most this many parts of a request are ranked separately; more are grouped. */
 export const MAX_REQUEST_PARTS = 6;
 
+/** The last request split by {@link requestParts}, and its parts. */
+let lastRequest: { readonly text: string; readonly parts: readonly string[] } | undefined;
+
 /**
  * The parts of a request to rank separately: `[]` for a request of one part; more than
- * MAX_REQUEST_PARTS parts are grouped, neighbours together, into that many.
+ * MAX_REQUEST_PARTS parts are grouped, neighbours together, into that many. The last request's
+ * parts are remembered: the hybrid ranker and the keyword ranker inside it split the same text.
  */
 export function requestParts(text: string): string[] {
-  const parts = splitClauses(text);
+  if (lastRequest?.text !== text) lastRequest = { text, parts: groupParts(splitClauses(text)) };
+  return [...lastRequest.parts];
+}
+
+function groupParts(parts: string[]): string[] {
   if (parts.length <= 1) return [];
   if (parts.length <= MAX_REQUEST_PARTS) return parts;
   const size = Math.ceil(parts.length / MAX_REQUEST_PARTS);
