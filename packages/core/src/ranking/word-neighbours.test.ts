@@ -2,12 +2,19 @@ import { describe, expect, it, vi } from 'vitest';
 import { ToolSearchError } from '../errors';
 import type { ToolDescriptor } from '../types';
 import { createKeywordRanker } from './keyword-ranker';
+import { semanticCandidates } from './tool-vectors';
 import {
   createWordNeighbours,
   isMeaningWord,
   MAX_WORD_NEIGHBOURS,
   type WordVectors,
 } from './word-neighbours';
+
+// The real search, watched: how often the catalog's words are searched for a request word.
+vi.mock(import('./tool-vectors'), async (importOriginal) => {
+  const original = await importOriginal();
+  return { ...original, semanticCandidates: vi.fn(original.semanticCandidates) };
+});
 
 /**
  * Scripted word vectors: each word lies on its topic's axis, tilted towards an axis of its own
@@ -80,6 +87,17 @@ describe('word neighbours', () => {
       ['umbrella'],
       ['eviction'],
     ]);
+  });
+
+  it('does not search the catalog for a word the model gives a vector of zeros', () => {
+    const neighbours = createWordNeighbours(surface, scriptedVectors());
+    const searches = vi.mocked(semanticCandidates);
+    searches.mockClear();
+    expect(neighbours.of('zzyzx')).toEqual([]);
+    expect(neighbours.of('flibbertigibbet')).toEqual([]);
+    expect(searches).not.toHaveBeenCalled();
+    expect(neighbours.of('umbrella')).toHaveLength(2);
+    expect(searches).toHaveBeenCalledTimes(1);
   });
 
   it('matches only words of letters: no numbers, ids, stopwords or unknown words', () => {

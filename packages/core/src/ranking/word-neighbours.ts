@@ -176,6 +176,9 @@ export function createWordNeighbours(
     const vector = vectorsOf(wordVectors, [word])[0]!;
     if (checkedLength(vector, dimensions) === 0) return [];
     const view = finite(() => unitVector(vector, dimensions));
+    // A word the model does not know may come as a vector of zeros: it is close to nothing, and
+    // scanning the catalog's words for it would find every cosine 0.
+    if (view.every((value) => value === 0)) return [];
     const found = semanticCandidates(new QueryViews(matrix, [view]), matrix, CANDIDATES);
     const neighbours: WordNeighbour[] = [];
     for (let position = 0; position < found.tools.length; position++) {
