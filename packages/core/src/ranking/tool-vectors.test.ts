@@ -135,6 +135,46 @@ describe('semanticCandidates', () => {
   });
 });
 
+describe('the prefilter subspace', () => {
+  it('gives every tool its coordinates on the axes, in int8 at the fixed scale, past a batch of the kernel', () => {
+    // More tools than one batch of the projection (4,096), in an awkward number of dimensions.
+    const tools = 9_000;
+    const dimensions = 37;
+    let seed = 11;
+    const random = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed / 2 ** 32 - 0.5;
+    };
+    const codes = new Int8Array(tools * dimensions);
+    const scales = new Float32Array(tools);
+    for (let tool = 0; tool < tools; tool++) {
+      const vector = Array.from({ length: dimensions }, random);
+      scales[tool] = quantiseInto(vector, dimensions, codes, tool * dimensions);
+    }
+    const matrix = finishMatrix(codes, scales, dimensions, { minEnergy: 0, oversampling: 4 });
+    const subspace = matrix.subspace();
+    expect(subspace).toBeDefined();
+    const { basis, scanner } = subspace!;
+    const axes = basis.length / dimensions;
+    for (let axis = 0; axis < axes; axis++) {
+      // A view of 1 on one axis reads each tool's code on it.
+      const coordinates = new Int32Array(axes);
+      coordinates[axis] = 1;
+      const read = Int32Array.from(scanner.scan([coordinates]));
+      let worst = 0;
+      for (let tool = 0; tool < tools; tool++) {
+        let sum = 0;
+        for (let index = 0; index < dimensions; index++)
+          sum += codes[tool * dimensions + index]! * scales[tool]! * basis[axis * dimensions + index]!;
+        const expected = Math.max(-127, Math.min(127, Math.round(sum * 127)));
+        worst = Math.max(worst, Math.abs(read[tool]! - expected));
+      }
+      // The axes are rounded to 14 bits before the products: at most one code apart.
+      expect(worst).toBeLessThanOrEqual(1);
+    }
+  });
+});
+
 describe('feedbackViews', () => {
   const matrix = matrixOf([
     [1, 0, 0],

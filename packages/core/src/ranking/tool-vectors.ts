@@ -7,13 +7,7 @@
 import { ToolSearchError } from '../errors';
 import type { EmbeddingVector } from './embedder';
 import { keepShape } from './keep-shape';
-import {
-  createSubspaceScanner,
-  dotCodes,
-  rowDots,
-  SUBSPACE_DIMENSIONS,
-  type SubspaceScanner,
-} from './subspace-scan';
+import { createSubspaceScanner, rowDots, SUBSPACE_DIMENSIONS, type SubspaceScanner } from './subspace-scan';
 
 /** From this many tools on, similarity is first estimated in a small subspace. */
 const PREFILTER_MIN_TOOLS = 512;
@@ -30,6 +24,8 @@ const PREFILTER_SAMPLE = 256;
 const PREFILTER_ITERATIONS = 10;
 /** Fixed-point scale of the subspace's axes while tools are projected onto them. */
 const BASIS_SCALE = 2 ** 14;
+/** Tools projected onto the subspace per batch of the kernel (bounds its scratch memory). */
+const SUBSPACE_CHUNK = 4_096;
 
 /**
  * 1.5 × 2⁵²: a number of magnitude under 2⁵¹ plus this has no bits left for a fraction, so the
@@ -339,21 +335,33 @@ function buildSubspace(
   const basis = prefilterBasis(codes, scales, dimensions, sampleTools(tools), minEnergy);
   if (basis === undefined) return undefined;
   const packed = new Int32Array((tools * width) / 4);
-  // The axes in fixed point (|value| ≤ 1 → ≤ 2¹⁴), so projecting a tool is integer dot
-  // products: |sum| ≤ 2¹⁴ × 127 × dimensions < 2³¹ for dimensions ≤ PREFILTER_MAX_DIMENSIONS.
+  // The axes in fixed point (|value| ≤ 1 → ≤ 2¹⁴, int16 range), so projecting a tool is
+  // integer dot products, in the exact checks' kernel: |sum| ≤ 2¹⁴ × 127 × dimensions < 2³¹ for
+  // dimensions ≤ PREFILTER_MAX_DIMENSIONS.
   const axes = Array.from({ length: width }, (_, axis) =>
     Int32Array.from(basis.subarray(axis * dimensions, (axis + 1) * dimensions), (value) =>
       Math.round(value * BASIS_SCALE),
     ),
   );
+  const kernel = rowDots();
+  const chunk = Math.min(tools, SUBSPACE_CHUNK);
+  const rows = new Int32Array(chunk);
+  const sums = new Int32Array(width * chunk);
   const row = new Int8Array(width);
-  for (let tool = 0, offset = 0; tool < tools; tool++, offset += dimensions) {
-    const toCode = (scales[tool]! * 127) / BASIS_SCALE;
-    for (let axis = 0; axis < width; axis++) {
-      const value = roundToInteger(dotCodes(codes, offset, axes[axis]!, dimensions) * toCode);
-      row[axis] = Math.max(-127, Math.min(127, value));
+  for (let first = 0; first < tools; first += chunk) {
+    const count = Math.min(chunk, tools - first);
+    for (let index = 0; index < count; index++) rows[index] = first + index;
+    kernel.dots(codes, dimensions, rows, count, axes, sums);
+    for (let index = 0; index < count; index++) {
+      const tool = first + index;
+      const toCode = (scales[tool]! * 127) / BASIS_SCALE;
+      for (let axis = 0; axis < width; axis++) {
+        const value = roundToInteger(sums[axis * count + index]! * toCode);
+        row[axis] = Math.max(-127, Math.min(127, value));
+      }
+      for (let word = 0; word < width / 4; word++)
+        packed[(tool * width) / 4 + word] = packCodes(row, 4 * word);
     }
-    for (let word = 0; word < width / 4; word++) packed[(tool * width) / 4 + word] = packCodes(row, 4 * word);
   }
   return { basis, scanner: createSubspaceScanner(packed, tools) };
 }
