@@ -1,6 +1,7 @@
 /**
  * Picks the `k` best of `ids` by `scores` (higher first), ties broken by `names` (in code-unit
- * order), with a bounded heap: O(n log k), no full sort.
+ * order), with a bounded heap: O(n log k), no full sort. Once the heap is full, an id whose
+ * score is below the heap's worst is passed over with one comparison of numbers.
  */
 export function selectTop(
   ids: ArrayLike<number>,
@@ -14,34 +15,37 @@ export function selectTop(
     scores[left]! < scores[right]! || (scores[left] === scores[right] && names[left]! > names[right]!);
   // A min-heap on "worse": heap[0] is the worst of the best k so far.
   const heap: number[] = [];
-  const siftDown = (start: number): void => {
-    let index = start;
+  let position = 0;
+  for (; position < count && heap.length < k; position++) {
+    let index = heap.length;
+    heap.push(ids[position]!);
+    while (index > 0) {
+      const parent = (index - 1) >> 1;
+      if (!worse(heap[index]!, heap[parent]!)) break;
+      const swapped = heap[index]!;
+      heap[index] = heap[parent]!;
+      heap[parent] = swapped;
+      index = parent;
+    }
+  }
+  let floor = heap.length > 0 ? scores[heap[0]!]! : 0;
+  for (; position < count; position++) {
+    const id = ids[position]!;
+    // Below the worst kept: not among the best (equal scores go on to the names).
+    if (scores[id]! < floor || !worse(heap[0]!, id)) continue;
+    // The new id takes the root's place and sinks to where it belongs.
+    let index = 0;
     for (;;) {
       const left = 2 * index + 1;
+      if (left >= heap.length) break;
       const right = left + 1;
-      let smallest = index;
-      if (left < heap.length && worse(heap[left]!, heap[smallest]!)) smallest = left;
-      if (right < heap.length && worse(heap[right]!, heap[smallest]!)) smallest = right;
-      if (smallest === index) return;
-      [heap[index], heap[smallest]] = [heap[smallest]!, heap[index]!];
-      index = smallest;
+      const child = right < heap.length && worse(heap[right]!, heap[left]!) ? right : left;
+      if (!worse(heap[child]!, id)) break;
+      heap[index] = heap[child]!;
+      index = child;
     }
-  };
-  for (let position = 0; position < count; position++) {
-    const id = ids[position]!;
-    if (heap.length < k) {
-      heap.push(id);
-      let index = heap.length - 1;
-      while (index > 0) {
-        const parent = (index - 1) >> 1;
-        if (!worse(heap[index]!, heap[parent]!)) break;
-        [heap[index], heap[parent]] = [heap[parent]!, heap[index]!];
-        index = parent;
-      }
-    } else if (worse(heap[0]!, id)) {
-      heap[0] = id;
-      siftDown(0);
-    }
+    heap[index] = id;
+    floor = scores[heap[0]!]!;
   }
   return heap.sort((left, right) => (worse(left, right) ? 1 : worse(right, left) ? -1 : 0));
 }
