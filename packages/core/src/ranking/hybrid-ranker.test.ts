@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createFakeClock } from '../clock';
 import { ToolSearchError } from '../errors';
 import type { MaybePromise, SearchResult, ToolDescriptor } from '../types';
+import { seededRandom } from './__fixtures__/seeded-random';
 import type { Embedder } from './embedder';
 import { createHybridRanker, defaultToolText } from './hybrid-ranker';
 import { createKeywordRanker } from './keyword-ranker';
@@ -420,11 +421,7 @@ describe('createHybridRanker', () => {
       // nor the leading tools of the feedback. The lexical ranking is scripted (random tools,
       // random scores), so every case happens: strong, weak, none.
       const words = Object.keys(CONCEPTS);
-      let seed = 11;
-      const random = () => {
-        seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-        return seed / 2 ** 32;
-      };
+      const random = seededRandom(11);
       const pick = (count: number) =>
         Array.from({ length: count }, () => words[Math.floor(random() * words.length)]!);
       const catalog: ToolDescriptor[] = Array.from({ length: 120 }, (_, index) => ({
@@ -592,11 +589,8 @@ describe('createHybridRanker', () => {
   ])('finds the best matches in a large catalog whose vectors are %s', (_, rank) => {
     const size = 3_000;
     const dimensions = 48;
-    let seed = 7;
-    const random = () => {
-      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-      return seed / 2 ** 32 - 0.5;
-    };
+    const uniform = seededRandom(7);
+    const random = () => uniform() - 0.5;
     // Vectors are a mix of `rank` shared directions plus a small own part (or isotropic noise).
     const directions = Array.from({ length: rank }, () => Float32Array.from({ length: dimensions }, random));
     const vectors = new Map<string, Float32Array>();

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { compileSubspaceScan } from '../../scripts/wasm-source';
+import { seededRandom } from './__fixtures__/seeded-random';
 import { createSubspaceScanner, rowDots, SUBSPACE_DIMENSIONS } from './subspace-scan';
 import { SUBSPACE_SCAN_WASM } from './subspace-scan-wasm';
 
@@ -17,11 +18,7 @@ function pack(rows: readonly (readonly number[])[]): Int32Array {
 }
 
 function randomCodes(seed: number, count: number, range = 255, length = SUBSPACE_DIMENSIONS): number[][] {
-  let state = seed;
-  const next = () => {
-    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
-    return state / 2 ** 32;
-  };
+  const next = seededRandom(seed);
   return Array.from({ length: count }, () =>
     Array.from({ length }, () => Math.round(next() * (range - 1)) - (range >> 1)),
   );

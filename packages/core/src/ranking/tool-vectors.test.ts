@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ToolSearchError } from '../errors';
+import { seededRandom } from './__fixtures__/seeded-random';
 import {
   feedbackViews,
   finishMatrix,
@@ -140,11 +141,8 @@ describe('the prefilter subspace', () => {
     // More tools than one batch of the projection (4,096), in an awkward number of dimensions.
     const tools = 9_000;
     const dimensions = 37;
-    let seed = 11;
-    const random = () => {
-      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-      return seed / 2 ** 32 - 0.5;
-    };
+    const uniform = seededRandom(11);
+    const random = () => uniform() - 0.5;
     const codes = new Int8Array(tools * dimensions);
     const scales = new Float32Array(tools);
     for (let tool = 0; tool < tools; tool++) {
