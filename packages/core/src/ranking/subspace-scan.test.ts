@@ -223,6 +223,25 @@ describe('rowDots', () => {
     },
   );
 
+  it.each([0, 1, 2, 4])(
+    'reads codes that start %i bytes into their buffer (rows copied as words or as bytes)',
+    (start) => {
+      const dimensions = 100;
+      const matrix = randomCodes(31, 50, 255, dimensions);
+      const vectors = [Int32Array.from(randomCodes(32, 1, 255, dimensions)[0]!)];
+      const rows = [49, 0, 17, 17, 3];
+      // The matrix inside a larger buffer, with other bytes on either side.
+      const buffer = new Int8Array(start + 50 * dimensions + 7).fill(99);
+      const codes = buffer.subarray(start, start + 50 * dimensions);
+      codes.set(matrix.flat());
+      for (const kernel of [rowDots(), rowDots({ simd: false })]) {
+        const out = new Int32Array(rows.length);
+        kernel.dots(codes, dimensions, rows, rows.length, vectors, out);
+        expect([...out]).toEqual(expectedDots(matrix, rows, vectors));
+      }
+    },
+  );
+
   it('leaves the rows of the scanner last loaded in place (its next scan copies nothing)', () => {
     const scanRows = randomCodes(21, 3_000);
     const scanner = createSubspaceScanner(pack(scanRows), scanRows.length);

@@ -296,6 +296,41 @@ const javascriptDots: RowDots = {
 const DOTS_BLOCK_BYTES = 256 * 1024;
 
 /**
+ * Copies rows `rows[first..first + length)` of `codes` (`dimensions` each) into `buffer` from
+ * `rowsAt`, one per `stride` bytes. Read and written as int32 words when the rows allow it: a
+ * quarter of the steps and no view made per row (a `subarray` per row was most of the copy's
+ * time, about 55 ns of it per 100-code row).
+ */
+function gatherRows(
+  codes: Int8Array,
+  dimensions: number,
+  rows: ArrayLike<number>,
+  first: number,
+  length: number,
+  buffer: ArrayBufferLike,
+  rowsAt: number,
+  stride: number,
+): void {
+  if (dimensions % 4 === 0 && codes.byteOffset % 4 === 0 && rowsAt % 4 === 0) {
+    const source = new Int32Array(codes.buffer, codes.byteOffset, codes.length >> 2);
+    const target = new Int32Array(buffer, rowsAt, (length * stride) / 4);
+    const words = dimensions / 4;
+    const targetWords = stride / 4;
+    for (let index = 0; index < length; index++) {
+      const from = rows[first + index]! * words;
+      const to = index * targetWords;
+      for (let word = 0; word < words; word++) target[to + word] = source[from + word]!;
+    }
+    return;
+  }
+  const target = new Int8Array(buffer, rowsAt, length * stride);
+  for (let index = 0; index < length; index++) {
+    const offset = rows[first + index]! * dimensions;
+    target.set(codes.subarray(offset, offset + dimensions), index * stride);
+  }
+}
+
+/**
  * The exact checks in the shared instance: the rows are copied after those of the scanner
  * last loaded (which stay, so its next scan copies nothing), each padded to a multiple of 16
  * codes; the vectors' padding is zero, so the rows' padding adds nothing.
@@ -321,14 +356,10 @@ function simdDots(module: WasmModule): RowDots {
         weights.set(vector.subarray(0, dimensions));
         weights.fill(0, dimensions);
       });
-      const gathered = new Int8Array(buffer, rowsAt, block * stride);
       const results = new Int32Array(buffer, outAt, block * vectors.length);
       for (let first = 0; first < count; first += block) {
         const length = Math.min(block, count - first);
-        for (let index = 0; index < length; index++) {
-          const offset = rows[first + index]! * dimensions;
-          gathered.set(codes.subarray(offset, offset + dimensions), index * stride);
-        }
+        gatherRows(codes, dimensions, rows, first, length, buffer, rowsAt, stride);
         for (let slot = 0; slot < vectors.length; slot++) {
           shared.dots(rowsAt, length, stride, vectorsAt + slot * stride * 2, outAt + slot * length * 4);
           out.set(results.subarray(slot * length, (slot + 1) * length), slot * count + first);
