@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { compileSubspaceScan } from '../../scripts/wasm-source';
 import { seededRandom } from './__fixtures__/seeded-random';
+import { largest } from './largest';
 import { createSubspaceScanner, rowDots, SUBSPACE_DIMENSIONS } from './subspace-scan';
 import { SUBSPACE_SCAN_WASM } from './subspace-scan-wasm';
 
@@ -164,6 +165,82 @@ describe('createSubspaceScanner', () => {
     const scanner = create(pack(rows), rows.length);
     expect(scanner.kind).toBe('javascript');
     expect([...scanner.scan(views)]).toEqual(expected(rows, views));
+  });
+});
+
+describe('SubspaceScanner.best', () => {
+  /** The `count` largest of `values`, largest first. */
+  const top = (values: readonly number[], count: number): number[] =>
+    [...values].sort((left, right) => right - left).slice(0, count);
+
+  it.each([
+    [0, 5],
+    [3, 1],
+    [7, 2],
+    [1_001, 30],
+    [4_003, 0],
+    [4_003, 1],
+    [4_003, 120],
+    [4_003, 600],
+  ])(
+    'picks the rows of the largest estimates, with SIMD and without (%i rows, %i wanted)',
+    (count, wanted) => {
+      // The last row has the largest estimate against the view of +127s: a row past the kernel's
+      // groups of four (4,003 rows) must be found too.
+      const rows = [
+        ...randomCodes(count, Math.max(0, count - 1)),
+        Array(SUBSPACE_DIMENSIONS).fill(127),
+      ].slice(0, count);
+      const views = [Int32Array.from(randomCodes(3, 1)[0]!), new Int32Array(SUBSPACE_DIMENSIONS).fill(127)];
+      const estimates = expected(rows, views);
+      // The same picks, in the same order, as the selection over the estimates in JavaScript.
+      const reference = [...largest(Int32Array.from(estimates), wanted)];
+      for (const options of [{}, { simd: false }]) {
+        const scanner = createSubspaceScanner(pack(rows), count, options);
+        const picked = [...scanner.best(views, wanted)];
+        expect(picked).toEqual(reference);
+        expect(
+          top(
+            picked.map((row) => estimates[row]!),
+            wanted,
+          ),
+        ).toEqual(top(estimates, wanted));
+        if (count > 0 && wanted > 0) expect(picked).toContain(count - 1);
+      }
+    },
+  );
+
+  it.each([
+    ['every estimate tied (a view of zeros)', 255, new Int32Array(SUBSPACE_DIMENSIONS)],
+    ['a few distinct estimates, many tied at the cut', 3, new Int32Array(SUBSPACE_DIMENSIONS).fill(1)],
+  ])('breaks ties as the JavaScript selection does: %s', (_, range, view) => {
+    const rows = randomCodes(11, 4_003, range);
+    const estimates = expected(rows, [view]);
+    const reference = [...largest(Int32Array.from(estimates), 120)];
+    expect(reference).toHaveLength(120);
+    for (const options of [{}, { simd: false }]) {
+      expect([...createSubspaceScanner(pack(rows), rows.length, options).best([view], 120)]).toEqual(
+        reference,
+      );
+    }
+  });
+
+  it('answers with an array of its own, which the next scan leaves alone', () => {
+    const rows = randomCodes(12, 2_000);
+    const scanner = createSubspaceScanner(pack(rows), rows.length);
+    const views = [Int32Array.from(randomCodes(13, 1)[0]!)];
+    const first = scanner.best(views, 50);
+    const copy = [...first];
+    scanner.best([Int32Array.from(randomCodes(14, 1)[0]!)], 50);
+    rowDots().dots(
+      Int8Array.from({ length: 64 * 100 }, (_, index) => index % 100),
+      64,
+      [0, 1, 2],
+      3,
+      [new Int32Array(64).fill(1)],
+      new Int32Array(3),
+    );
+    expect([...first]).toEqual(copy);
   });
 });
 

@@ -8,6 +8,7 @@
  * `wasm-unsafe-eval`, some edge runtimes), the same integer arithmetic runs in JavaScript. Both
  * give the same results, bit for bit.
  */
+import { cutThreshold, heapLargest, largest, largestAmong } from './largest';
 import { SUBSPACE_SCAN_WASM } from './subspace-scan-wasm';
 
 /** Coordinates per row: the scan is written out for this many. */
@@ -24,6 +25,11 @@ export interface SubspaceScanner {
    * the scanner's own and is overwritten by the next call; read it before scanning again.
    */
   scan(views: readonly Int32Array[]): Int32Array;
+  /**
+   * The rows of the `count` largest estimates over `views` (unordered; a fresh array): the
+   * same rows as `largest` (largest.ts) of what `scan` gives.
+   */
+  best(views: readonly Int32Array[], count: number): Int32Array;
 }
 
 export interface SubspaceScannerOptions {
@@ -89,6 +95,7 @@ function simdModule(): WasmModule | undefined {
 interface ScanExports {
   readonly memory: WasmMemory;
   readonly scan: (codes: number, estimates: number, rows: number, view: number) => void;
+  readonly above: (estimates: number, rows: number, threshold: number, out: number) => number;
   readonly dots: (codes: number, rows: number, stride: number, vector: number, out: number) => void;
 }
 
@@ -136,40 +143,65 @@ function simdScanner(module: WasmModule, packed: Int32Array, rows: number): Subs
   const codesAt = 0;
   const estimatesAt = padded * SUBSPACE_DIMENSIONS;
   const viewAt = estimatesAt + padded * 4;
-  const bytes = viewAt + SUBSPACE_DIMENSIONS * 2;
+  // The rows that pass the cut go after the view: at most every row.
+  const survivorsAt = viewAt + SUBSPACE_DIMENSIONS * 2;
+  const bytes = survivorsAt + rows * 4;
   if (kernelWithRoom(module, bytes) === undefined) return undefined;
   const estimates = new Int32Array(rows);
   let fallback: SubspaceScanner | undefined;
   const identity = {};
+  /** Scans in the shared memory, the estimates left there; undefined when it cannot grow. */
+  const scanInPlace = (views: readonly Int32Array[]): ScanExports | undefined => {
+    const shared = kernelWithRoom(module, bytes);
+    if (shared === undefined) return undefined;
+    // Views of the memory as it is now (growing it for a larger catalog detaches older ones).
+    const { buffer } = shared.memory;
+    if (loaded !== identity) {
+      // Another scanner's rows, estimates or view may be where these rows go (a grow keeps
+      // the memory's contents). Coordinate k of a row is in bits 8k..8k+7 of its words, so
+      // byte k in little-endian memory.
+      const codes = new Int32Array(buffer, codesAt, padded * (SUBSPACE_DIMENSIONS / 4));
+      codes.set(packed);
+      codes.fill(0, packed.length);
+      loaded = identity;
+      loadedEnd = estimatesAt;
+    }
+    const scanned = new Int32Array(buffer, estimatesAt, padded);
+    scanned.fill(NO_ESTIMATE);
+    const view = new Int16Array(buffer, viewAt, SUBSPACE_DIMENSIONS);
+    for (const coordinates of views) {
+      view.set(coordinates);
+      shared.scan(codesAt, estimatesAt, padded, viewAt);
+    }
+    return shared;
+  };
+  const fallbackScanner = (): SubspaceScanner => {
+    fallback ??= javascriptScanner(packed, rows);
+    return fallback;
+  };
   return {
     kind: 'simd',
     scan(views) {
-      const shared = kernelWithRoom(module, bytes);
-      if (shared === undefined) {
-        fallback ??= javascriptScanner(packed, rows);
-        return fallback.scan(views);
-      }
-      // Views of the memory as it is now (growing it for a larger catalog detaches older ones).
-      const { buffer } = shared.memory;
-      if (loaded !== identity) {
-        // Another scanner's rows, estimates or view may be where these rows go (a grow keeps
-        // the memory's contents). Coordinate k of a row is in bits 8k..8k+7 of its words, so
-        // byte k in little-endian memory.
-        const codes = new Int32Array(buffer, codesAt, padded * (SUBSPACE_DIMENSIONS / 4));
-        codes.set(packed);
-        codes.fill(0, packed.length);
-        loaded = identity;
-        loadedEnd = estimatesAt;
-      }
-      const scanned = new Int32Array(buffer, estimatesAt, padded);
-      scanned.fill(NO_ESTIMATE);
-      const view = new Int16Array(buffer, viewAt, SUBSPACE_DIMENSIONS);
-      for (const coordinates of views) {
-        view.set(coordinates);
-        shared.scan(codesAt, estimatesAt, padded, viewAt);
-      }
-      estimates.set(scanned.subarray(0, rows));
+      const shared = scanInPlace(views);
+      if (shared === undefined) return fallbackScanner().scan(views);
+      estimates.set(new Int32Array(shared.memory.buffer, estimatesAt, rows));
       return estimates;
+    },
+    best(views, count) {
+      const shared = scanInPlace(views);
+      if (shared === undefined) return fallbackScanner().best(views, count);
+      // The estimates are read where the kernel left them; the rows that pass the cut are
+      // found by the kernel too, so only those are read into JavaScript.
+      const scanned = new Int32Array(shared.memory.buffer, estimatesAt, rows);
+      const threshold = cutThreshold(scanned, count);
+      if (threshold !== undefined) {
+        const found = shared.above(estimatesAt, rows, threshold, survivorsAt);
+        const survivors = new Int32Array(shared.memory.buffer, survivorsAt, found);
+        const picked = largestAmong(scanned, survivors, found, count);
+        if (picked !== undefined) return picked;
+      }
+      estimates.set(scanned);
+      return heapLargest(estimates, count);
     },
   };
 }
@@ -178,13 +210,15 @@ const BIG_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 0;
 
 function javascriptScanner(packed: Int32Array, rows: number): SubspaceScanner {
   const estimates = new Int32Array(rows);
+  const scan = (views: readonly Int32Array[]): Int32Array => {
+    estimates.fill(NO_ESTIMATE);
+    for (const coordinates of views) scanRows(packed, coordinates, estimates);
+    return estimates;
+  };
   return {
     kind: 'javascript',
-    scan(views) {
-      estimates.fill(NO_ESTIMATE);
-      for (const coordinates of views) scanRows(packed, coordinates, estimates);
-      return estimates;
-    },
+    scan,
+    best: (views, count) => largest(scan(views), count),
   };
 }
 

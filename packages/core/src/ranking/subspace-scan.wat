@@ -1,7 +1,8 @@
 ;; The prefilter's scan (tool-vectors.ts) with WebAssembly SIMD: each tool's 16 int8 subspace
-;; coordinates against a view's, four tools per step. And the exact checks after it: rows of
-;; int8 codes against one vector, 16 codes per step. The same integer dot products as the
-;; JavaScript loops, so the same estimates and cosines. Compiled to subspace-scan-wasm.ts by
+;; coordinates against a view's, four tools per step; the rows whose estimates pass a cut, four
+;; compared per step. And the exact checks after it: rows of int8 codes against one vector, 16
+;; codes per step. The same integer arithmetic as the JavaScript loops, so the same estimates,
+;; survivors and cosines. Compiled to subspace-scan-wasm.ts by
 ;; `pnpm --filter @tool-search/core run build-wasm` (the wabt package); never edit that file.
 (module
   (memory (export "memory") 1)
@@ -52,7 +53,51 @@
         (local.set $codes (i32.add (local.get $codes) (i32.const 64)))
         (local.set $estimates (i32.add (local.get $estimates) (i32.const 16)))
         (br $next))))
-;; For each row r < rows: out[r] = Σ_k codes[r][k] × vector[k]
+  ;; The rows t < rows whose estimate is at least $threshold, in ascending order, as int32 from
+  ;; byte $out; returns how many. Four estimates compared per step; a step with none above
+  ;; writes nothing, and one with some writes its four rows and counts those above.
+  (func (export "above") (param $estimates i32) (param $rows i32) (param $threshold i32) (param $out i32) (result i32)
+    (local $row i32) (local $found i32) (local $limit v128) (local $mask i32) (local $groups i32)
+    (local.set $limit (i32x4.splat (local.get $threshold)))
+    (local.set $groups (i32.and (local.get $rows) (i32.const -4)))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $row) (local.get $groups)))
+        (local.set $mask (i32x4.bitmask (i32x4.ge_s
+          (v128.load (i32.add (local.get $estimates) (i32.shl (local.get $row) (i32.const 2))))
+          (local.get $limit))))
+        (if (local.get $mask)
+          (then
+            ;; Row i is written at the slot after those above it; only the rows above advance.
+            (i32.store (i32.add (local.get $out) (i32.shl (local.get $found) (i32.const 2))) (local.get $row))
+            (local.set $found (i32.add (local.get $found) (i32.and (local.get $mask) (i32.const 1))))
+            (i32.store (i32.add (local.get $out) (i32.shl (local.get $found) (i32.const 2)))
+              (i32.add (local.get $row) (i32.const 1)))
+            (local.set $found (i32.add (local.get $found)
+              (i32.and (i32.shr_u (local.get $mask) (i32.const 1)) (i32.const 1))))
+            (i32.store (i32.add (local.get $out) (i32.shl (local.get $found) (i32.const 2)))
+              (i32.add (local.get $row) (i32.const 2)))
+            (local.set $found (i32.add (local.get $found)
+              (i32.and (i32.shr_u (local.get $mask) (i32.const 2)) (i32.const 1))))
+            (i32.store (i32.add (local.get $out) (i32.shl (local.get $found) (i32.const 2)))
+              (i32.add (local.get $row) (i32.const 3)))
+            (local.set $found (i32.add (local.get $found) (i32.shr_u (local.get $mask) (i32.const 3))))))
+        (local.set $row (i32.add (local.get $row) (i32.const 4)))
+        (br $next)))
+    ;; The last rows one by one (fewer than four).
+    (block $tailDone
+      (loop $tail
+        (br_if $tailDone (i32.ge_u (local.get $row) (local.get $rows)))
+        (if (i32.ge_s
+              (i32.load (i32.add (local.get $estimates) (i32.shl (local.get $row) (i32.const 2))))
+              (local.get $threshold))
+          (then
+            (i32.store (i32.add (local.get $out) (i32.shl (local.get $found) (i32.const 2))) (local.get $row))
+            (local.set $found (i32.add (local.get $found) (i32.const 1)))))
+        (local.set $row (i32.add (local.get $row) (i32.const 1)))
+        (br $tail)))
+    (local.get $found))
+  ;; For each row r < rows: out[r] = Σ_k codes[r][k] × vector[k]
   ;; codes: rows of $stride int8 (a multiple of 16) from byte $codes; vector: $stride int16 from
   ;; byte $vector; out: one int32 per row from byte $out. The sums fit int32 for any length the
   ;; callers give: |Σ| ≤ 127 × 127 × $stride.

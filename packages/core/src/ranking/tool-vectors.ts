@@ -7,6 +7,7 @@
 import { ToolSearchError } from '../errors';
 import type { EmbeddingVector } from './embedder';
 import { keepShape } from './keep-shape';
+import { largest } from './largest';
 import { createSubspaceScanner, rowDots, SUBSPACE_DIMENSIONS, type SubspaceScanner } from './subspace-scan';
 
 /** From this many tools on, similarity is first estimated in a small subspace. */
@@ -507,88 +508,6 @@ export class QueryViews {
   }
 }
 
-/**
- * Indices of the `count` largest of `scores` (unordered). A long array is first cut at a
- * threshold read from a sample (one comparison per score), then the survivors go through the
- * heap; a threshold that keeps too few is dropped.
- */
-function largest(scores: Float32Array | Int32Array, count: number): Int32Array {
-  const total = scores.length;
-  if (total > 8 * count && count > 0) {
-    const sampleSize = 512;
-    const step = total / sampleSize;
-    // Keep about twice the share wanted, so the true top `count` almost surely pass: the
-    // threshold is the (keep + 1)-th largest of the sample, found with a small sorted buffer.
-    const keep = Math.min(sampleSize - 1, Math.ceil(((2 * count) / total) * sampleSize) + 4);
-    const top = new Float64Array(keep + 1).fill(Number.NEGATIVE_INFINITY);
-    for (let index = 0; index < sampleSize; index++) {
-      const value = scores[Math.floor(index * step)]!;
-      if (value <= top[keep]!) continue;
-      let position = keep;
-      while (position > 0 && top[position - 1]! < value) {
-        top[position] = top[position - 1]!;
-        position--;
-      }
-      top[position] = value;
-    }
-    const threshold = top[keep]!;
-    const survivors: number[] = [];
-    for (let index = 0; index < total; index++) if (scores[index]! >= threshold) survivors.push(index);
-    if (survivors.length >= count) {
-      const values = new Float32Array(survivors.length);
-      for (let index = 0; index < survivors.length; index++) values[index] = scores[survivors[index]!]!;
-      return heapLargest(values, count).map((position) => survivors[position]!);
-    }
-  }
-  return heapLargest(scores, count);
-}
-
-/** Indices of the `count` largest of `scores` (unordered), with a bounded min-heap. */
-function heapLargest(scores: Float32Array | Int32Array, count: number): Int32Array {
-  const size = Math.min(count, scores.length);
-  const heap = new Int32Array(size);
-  const keys = new Float32Array(size);
-  if (size === 0) return heap;
-  const siftDown = (): void => {
-    let index = 0;
-    const item = heap[0]!;
-    const key = keys[0]!;
-    for (;;) {
-      const left = 2 * index + 1;
-      if (left >= size) break;
-      const right = left + 1;
-      const child = right < size && keys[right]! < keys[left]! ? right : left;
-      if (keys[child]! >= key) break;
-      heap[index] = heap[child]!;
-      keys[index] = keys[child]!;
-      index = child;
-    }
-    heap[index] = item;
-    keys[index] = key;
-  };
-  let filled = 0;
-  for (let item = 0; item < scores.length; item++) {
-    const score = scores[item]!;
-    if (filled < size) {
-      let index = filled++;
-      while (index > 0) {
-        const parent = (index - 1) >> 1;
-        if (keys[parent]! <= score) break;
-        heap[index] = heap[parent]!;
-        keys[index] = keys[parent]!;
-        index = parent;
-      }
-      heap[index] = item;
-      keys[index] = score;
-    } else if (score > keys[0]!) {
-      heap[0] = item;
-      keys[0] = score;
-      siftDown();
-    }
-  }
-  return heap;
-}
-
 /** A view's coordinates in the prefilter subspace, int8 at the tools' fixed scale. */
 function subspaceCoordinates(basis: Float32Array, view: Float32Array, dimensions: number): Int32Array {
   const coordinates = new Int32Array(PREFILTER_DIMENSIONS);
@@ -622,7 +541,7 @@ export function semanticCandidates(query: QueryViews, matrix: ToolMatrix, count:
     const coordinates = query.views.map((view) =>
       subspaceCoordinates(subspace.basis, view, matrix.dimensions),
     );
-    shortlist = largest(subspace.scanner.scan(coordinates), count * matrix.oversampling);
+    shortlist = subspace.scanner.best(coordinates, count * matrix.oversampling);
   }
   const exact = Float32Array.from(query.best(shortlist, shortlist.length));
   const chosen = largest(exact, count);
