@@ -177,6 +177,27 @@ describe('keyword ranker: scores', () => {
     ]);
   });
 
+  it('leaves nothing of a search behind for the next, whether it touched few tools or most', () => {
+    // 400 tools: every one has "record", one in eight "audit", and each a word of its own.
+    const own = (index: number) =>
+      `mark${String.fromCharCode(97 + Math.floor(index / 26))}${String.fromCharCode(97 + (index % 26))}`;
+    const tools: ToolDescriptor[] = Array.from({ length: 400 }, (_, index) => ({
+      name: `tool_${index}`,
+      description: `Keeps a record${index % 8 === 0 ? ' for the audit' : ''}; code word ${own(index)}.`,
+    }));
+    const shared = createKeywordRanker(tools);
+    const later = [`${own(7)} and ${own(9)}`, `audit the record ${own(5)}`, own(12)];
+    // Every tool's score compared, not only the first ten.
+    const expected = later.map((query) => createKeywordRanker(tools).search(query, { topK: 400 }));
+    // Searches that touch every tool, one, and several parts, before each later one.
+    for (const before of ['record', own(5), `audit every record, then ${own(3)}, then ${own(4)}`]) {
+      for (const [index, query] of later.entries()) {
+        shared.search(before, { topK: 10 });
+        expect(shared.search(query, { topK: 400 })).toEqual(expected[index]);
+      }
+    }
+  });
+
   it('returns nothing for a request that shares no word with the catalog', () => {
     expect(ranker.search('zebra xylophone quux')).toEqual([]);
   });

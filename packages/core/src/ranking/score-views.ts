@@ -222,7 +222,10 @@ export function createViewScorer(
 
     release(views: readonly View[]): void {
       for (const view of views) {
-        for (let position = 0; position < view.count; position++) view.scores[view.touched[position]!] = 0;
+        // Many touched tools: one pass in order is faster than as many random writes.
+        if (view.count > view.scores.length >> 3) view.scores.fill(0);
+        else
+          for (let position = 0; position < view.count; position++) view.scores[view.touched[position]!] = 0;
         view.count = 0;
       }
     },
