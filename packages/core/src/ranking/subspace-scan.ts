@@ -201,8 +201,7 @@ function simdScanner(module: WasmModule, packed: Int32Array, rows: number): Subs
         const picked = largestAmong(scanned, survivors, found, count);
         if (picked !== undefined) return picked;
       }
-      estimates.set(scanned);
-      return heapLargest(estimates, count);
+      return heapLargest(scanned, count);
     },
   };
 }
