@@ -296,7 +296,7 @@ export interface RowDots {
 }
 
 /** The integer dot product of the codes at `offset` with `vector` (four running sums, for speed). */
-export function dotCodes(codes: Int8Array, offset: number, vector: Int32Array, dimensions: number): number {
+function dotCodes(codes: Int8Array, offset: number, vector: Int32Array, dimensions: number): number {
   let sum0 = 0;
   let sum1 = 0;
   let sum2 = 0;

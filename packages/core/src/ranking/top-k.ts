@@ -17,16 +17,17 @@ export function selectTop(
   const heap: number[] = [];
   let position = 0;
   for (; position < count && heap.length < k; position++) {
+    // The new id rises from the end to where it belongs.
+    const id = ids[position]!;
     let index = heap.length;
-    heap.push(ids[position]!);
+    heap.push(id);
     while (index > 0) {
       const parent = (index - 1) >> 1;
-      if (!worse(heap[index]!, heap[parent]!)) break;
-      const swapped = heap[index]!;
+      if (!worse(id, heap[parent]!)) break;
       heap[index] = heap[parent]!;
-      heap[parent] = swapped;
       index = parent;
     }
+    heap[index] = id;
   }
   let floor = heap.length > 0 ? scores[heap[0]!]! : 0;
   for (; position < count; position++) {
