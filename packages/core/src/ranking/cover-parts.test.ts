@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from './__fixtures__/seeded-random';
 import { type CoverageInput, type CoveragePick, coverParts } from './cover-parts';
 
 /** The plain greedy: every remaining candidate's gain computed afresh in every round. */
@@ -40,10 +41,9 @@ const inputs = fc
     seed: fc.integer(),
   })
   .map(({ width, count, coarse, diversity, seed }) => {
-    let state = seed >>> 0;
+    const uniform = seededRandom(seed);
     const next = (): number => {
-      state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0;
-      const value = state / 2 ** 32;
+      const value = uniform();
       return coarse ? Math.floor(value * 4) / 3 : value;
     };
     const wholes = Float64Array.from({ length: count }, next);
