@@ -1,9 +1,16 @@
 /**
  * The selection after a similarity scan: the indices of the largest of many estimates or
  * cosines. A long array is first cut at a threshold read from a sample (one comparison per
- * score: in JavaScript here, or in the scan's WebAssembly kernel, which gives the same
- * survivors in the same order), then the survivors go through a bounded heap.
+ * score: in JavaScript here, or by a caller's own search, such as the scan's WebAssembly
+ * kernel, which gives the same survivors in the same order), then the survivors go through a
+ * bounded heap.
  */
+
+/** The indices of the scores at or above `threshold`, ascending: the first `found` of `survivors`. */
+export type AboveCut = (threshold: number) => {
+  readonly survivors: ArrayLike<number>;
+  readonly found: number;
+};
 
 /** Scores sampled to choose the cut. */
 const SAMPLE_SIZE = 512;
@@ -13,7 +20,7 @@ const SAMPLE_SIZE = 512;
  * be worth one: the (keep + 1)-th largest of an even sample, keeping about twice the share
  * wanted, so the true top `count` almost surely pass (found with a small sorted buffer).
  */
-export function cutThreshold(scores: ArrayLike<number>, count: number): number | undefined {
+function cutThreshold(scores: ArrayLike<number>, count: number): number | undefined {
   const total = scores.length;
   if (total <= 8 * count || count <= 0) return undefined;
   const step = total / SAMPLE_SIZE;
@@ -37,7 +44,7 @@ export function cutThreshold(scores: ArrayLike<number>, count: number): number |
  * of the scores at or above a cut), as indices into `scores`; undefined when fewer than
  * `count` survived (the cut is then dropped).
  */
-export function largestAmong(
+function largestAmong(
   scores: ArrayLike<number>,
   survivors: ArrayLike<number>,
   found: number,
@@ -51,21 +58,32 @@ export function largestAmong(
   return picked;
 }
 
-/** Indices of the `count` largest of `scores` (unordered). */
-export function largest(scores: Float32Array | Int32Array, count: number): Int32Array {
+/**
+ * Indices of the `count` largest of `scores` (unordered). `above` finds the scores that pass
+ * the cut (default: one pass in JavaScript).
+ */
+export function largest(
+  scores: Float32Array | Int32Array,
+  count: number,
+  above: AboveCut = (threshold) => scoresAbove(scores, threshold),
+): Int32Array {
   const threshold = cutThreshold(scores, count);
   if (threshold !== undefined) {
-    const survivors: number[] = [];
-    for (let index = 0; index < scores.length; index++)
-      if (scores[index]! >= threshold) survivors.push(index);
-    const picked = largestAmong(scores, survivors, survivors.length, count);
+    const { survivors, found } = above(threshold);
+    const picked = largestAmong(scores, survivors, found, count);
     if (picked !== undefined) return picked;
   }
   return heapLargest(scores, count);
 }
 
+function scoresAbove(scores: ArrayLike<number>, threshold: number): { survivors: number[]; found: number } {
+  const survivors: number[] = [];
+  for (let index = 0; index < scores.length; index++) if (scores[index]! >= threshold) survivors.push(index);
+  return { survivors, found: survivors.length };
+}
+
 /** Indices of the `count` largest of `scores` (unordered), with a bounded min-heap. */
-export function heapLargest(scores: Float32Array | Int32Array, count: number): Int32Array {
+function heapLargest(scores: Float32Array | Int32Array, count: number): Int32Array {
   const size = Math.min(count, scores.length);
   const heap = new Int32Array(size);
   const keys = new Float32Array(size);

@@ -9,7 +9,7 @@
  * `wasm-unsafe-eval`, some edge runtimes), the same integer arithmetic runs in JavaScript. Both
  * give the same results, bit for bit.
  */
-import { cutThreshold, heapLargest, largest, largestAmong } from './largest';
+import { largest } from './largest';
 import { SUBSPACE_SCAN_WASM } from './subspace-scan-wasm';
 
 /** Coordinates per row: the scan is written out for this many. */
@@ -193,15 +193,11 @@ function simdScanner(module: WasmModule, packed: Int32Array, rows: number): Subs
       if (shared === undefined) return fallbackScanner().best(views, count);
       // The estimates are read where the kernel left them; the rows that pass the cut are
       // found by the kernel too, so only those are read into JavaScript.
-      const scanned = new Int32Array(shared.memory.buffer, estimatesAt, rows);
-      const threshold = cutThreshold(scanned, count);
-      if (threshold !== undefined) {
+      const { buffer } = shared.memory;
+      return largest(new Int32Array(buffer, estimatesAt, rows), count, (threshold) => {
         const found = shared.above(estimatesAt, rows, threshold, survivorsAt);
-        const survivors = new Int32Array(shared.memory.buffer, survivorsAt, found);
-        const picked = largestAmong(scanned, survivors, found, count);
-        if (picked !== undefined) return picked;
-      }
-      return heapLargest(scanned, count);
+        return { survivors: new Int32Array(buffer, survivorsAt, found), found };
+      });
     },
   };
 }
