@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ToolSearchError } from '../errors';
 import type { ToolDescriptor } from '../types';
+import { seededRandom } from './__fixtures__/seeded-random';
 import { createKeywordRanker } from './keyword-ranker';
 import { semanticCandidates } from './tool-vectors';
 import {
@@ -169,11 +170,8 @@ describe('word neighbours', () => {
 
   it('finds the same neighbour through the prefilter of a large vocabulary', () => {
     // 2,000 terms of random 48-dimension vectors; each probe is a term's vector slightly moved.
-    let seed = 7;
-    const random = () => {
-      seed = (seed * 1664525 + 1013904223) >>> 0;
-      return seed / 2 ** 32 - 0.5;
-    };
+    const uniform = seededRandom(7);
+    const random = () => uniform() - 0.5;
     const letters = (index: number) =>
       Array.from({ length: 4 }, (_, place) =>
         String.fromCharCode(97 + (((index / 26 ** place) % 26) | 0)),
