@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createFakeClock } from '../clock';
 import { ToolSearchError } from '../errors';
 import type { MaybePromise, SearchResult, ToolDescriptor } from '../types';
+import { errorCode } from './__fixtures__/error-code';
 import { seededRandom } from './__fixtures__/seeded-random';
 import type { Embedder } from './embedder';
 import { createHybridRanker, defaultToolText } from './hybrid-ranker';
@@ -566,6 +567,22 @@ describe('createHybridRanker', () => {
     const ranker = createHybridRanker({ embedder: conceptEmbedder() })(tools);
     invalid(() => ranker.search(42 as never), 'INVALID_INPUT');
     invalid(() => ranker.search('x', { topK: -1 }), 'INVALID_OPTIONS');
+  });
+
+  it('rejects a tool list that is not an array of uniquely named descriptors before embedding it', () => {
+    const embedder = conceptEmbedder();
+    const factory = createHybridRanker({ embedder });
+    const code = (list: unknown) => errorCode(() => factory(list as ToolDescriptor[]));
+    for (const list of [undefined, null, {}, 'abc']) expect(code(list)).toBe('INVALID_OPTIONS');
+    for (const list of [[null], [{}], [{ name: '' }], [{ name: 5 }], [...tools, { description: 'x' }]]) {
+      expect(code(list)).toBe('INVALID_TOOL_NAME');
+    }
+    expect(code([...tools, { ...tools[0]!, description: 'A second tool of the same name.' }])).toBe(
+      'DUPLICATE_TOOL_NAME',
+    );
+    expect(embedder.calls).toEqual([]);
+    expect(code(tools)).toBe('none');
+    expect(embedder.calls).toHaveLength(1);
   });
 
   it('handles empty, huge, unicode and prototype-named input', () => {

@@ -11,9 +11,10 @@ import type {
   ToolDescriptor,
 } from '../types';
 import type { Embedder, EmbeddingVector } from './embedder';
-import { createKeywordRanker, MAX_QUERY_LENGTH } from './keyword-ranker';
+import { keywordRankerOver, MAX_QUERY_LENGTH } from './keyword-ranker';
 import { validateSearchOptions } from './search-options';
 import { requestParts } from './split-clauses';
+import { positionsByName } from './tool-names';
 import {
   feedbackViews,
   finishMatrix,
@@ -223,16 +224,6 @@ function checkFraction(name: string, value: number): number {
     throw new ToolSearchError('INVALID_OPTIONS', `${name} must be a number in 0..1, got ${String(value)}`);
   }
   return value;
-}
-
-/** Each name's first position in the catalog. */
-function firstPositions(tools: readonly ToolDescriptor[]): Map<string, number> {
-  const positions = new Map<string, number>();
-  for (let position = 0; position < tools.length; position++) {
-    const { name } = tools[position]!;
-    if (!positions.has(name)) positions.set(name, position);
-  }
-  return positions;
 }
 
 /** Where each tool's vector comes from: the cache, or the embedder. */
@@ -465,9 +456,7 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
       : undefined;
   const lexicalFactory: RankerFactory =
     options.lexical ??
-    (wordVectors
-      ? (tools) => createKeywordRanker(tools, { wordVectors, onError: report })
-      : createKeywordRanker);
+    (wordVectors ? (tools) => keywordRankerOver(tools, { wordVectors, onError: report }) : keywordRankerOver);
 
   /**
    * `pending`, or undefined (the search then answers lexically) once it has taken longer than
@@ -519,6 +508,7 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
   };
 
   return (tools: readonly ToolDescriptor[]): Ranker => {
+    const positions = positionsByName(tools, 'the hybrid ranker');
     const embedTools = (): MaybePromise<ToolMatrix> => {
       const plan = planToolVectors(tools, toolText, toolVectors);
       const assemble = (embedded: readonly EmbeddingVector[]): ToolMatrix =>
@@ -565,7 +555,6 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
       if (started instanceof Promise) started.catch(() => undefined);
     }
     const lexical = lexicalFactory(tools);
-    const positions = firstPositions(tools);
 
     const semantic = (
       views: readonly string[],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ToolSearchError } from '../errors';
 import type { ToolDescriptor } from '../types';
+import { errorCode } from './__fixtures__/error-code';
 import { sampleCatalog } from './__fixtures__/sample-catalog';
 import { createKeywordRanker } from './keyword-ranker';
 
@@ -247,23 +247,35 @@ describe('keyword ranker: bad input', () => {
   });
 
   it('rejects invalid options and non-string queries with typed errors', () => {
-    const code = (run: () => unknown) => {
-      try {
-        run();
-      } catch (error) {
-        return ToolSearchError.isInstance(error) ? error.code : 'other';
-      }
-      return 'none';
-    };
-    expect(code(() => ranker.search('weather', { topK: -1 }))).toBe('INVALID_OPTIONS');
-    expect(code(() => ranker.search('weather', { topK: Number.NaN }))).toBe('INVALID_OPTIONS');
-    expect(code(() => ranker.search('weather', { minScore: Number.NaN }))).toBe('INVALID_OPTIONS');
-    expect(code(() => ranker.search(42 as unknown as string))).toBe('INVALID_INPUT');
+    expect(errorCode(() => ranker.search('weather', { topK: -1 }))).toBe('INVALID_OPTIONS');
+    expect(errorCode(() => ranker.search('weather', { topK: Number.NaN }))).toBe('INVALID_OPTIONS');
+    expect(errorCode(() => ranker.search('weather', { minScore: Number.NaN }))).toBe('INVALID_OPTIONS');
+    expect(errorCode(() => ranker.search(42 as unknown as string))).toBe('INVALID_INPUT');
     expect(ranker.search('weather', { topK: 0 })).toEqual([]);
     expect(ranker.search('weather', { topK: 2.7 })).toHaveLength(2);
   });
 
   it('works on an empty catalog', () => {
     expect(createKeywordRanker([]).search('weather')).toEqual([]);
+  });
+
+  it('rejects a tool list that is not an array of uniquely named descriptors, with typed errors', () => {
+    const code = (tools: unknown) => errorCode(() => createKeywordRanker(tools as ToolDescriptor[]));
+    for (const tools of [undefined, null, {}, 'abc', 7]) expect(code(tools)).toBe('INVALID_OPTIONS');
+    for (const tools of [
+      [null],
+      ['a'],
+      [{}],
+      [{ name: '' }],
+      [{ name: ' ' }],
+      [{ name: 5 }],
+      [{ description: 'x' }],
+    ]) {
+      expect(code(tools)).toBe('INVALID_TOOL_NAME');
+    }
+    expect(code([{ name: 'a' }, { name: 'b' }, { name: 'a', description: 'again' }])).toBe(
+      'DUPLICATE_TOOL_NAME',
+    );
+    expect(code([{ name: '__proto__' }, { name: 'constructor' }])).toBe('none');
   });
 });

@@ -14,6 +14,7 @@ import { createViewScorer, type View } from './score-views';
 import { validateSearchOptions } from './search-options';
 import { requestParts } from './split-clauses';
 import { stem } from './stemmer';
+import { positionsByName } from './tool-names';
 import { selectTop } from './top-k';
 import { createWordNeighbours, type WordVectors } from './word-neighbours';
 
@@ -99,6 +100,18 @@ const keepWord = (word: string): string => word;
  * Search is synchronous and never rebuilds anything.
  */
 export function createKeywordRanker(
+  tools: readonly ToolDescriptor[],
+  options: KeywordRankerOptions = {},
+): KeywordRanker {
+  positionsByName(tools, 'createKeywordRanker');
+  return keywordRankerOver(tools, options);
+}
+
+/**
+ * {@link createKeywordRanker} over a tool list its caller has checked already (the hybrid
+ * ranker's factory), so a 10,000-tool build does not check the names twice. Internal.
+ */
+export function keywordRankerOver(
   tools: readonly ToolDescriptor[],
   options: KeywordRankerOptions = {},
 ): KeywordRanker {

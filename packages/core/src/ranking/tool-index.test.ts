@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ToolSearchError, type ToolSearchErrorCode } from '../errors';
 import type { Ranker, ToolDescriptor } from '../types';
+import { errorCode } from './__fixtures__/error-code';
 import { sampleCatalog } from './__fixtures__/sample-catalog';
 import { createToolIndex } from './tool-index';
-
-function errorCode(run: () => unknown): ToolSearchErrorCode | 'none' | 'other' {
-  try {
-    run();
-  } catch (error) {
-    return ToolSearchError.isInstance(error) ? error.code : 'other';
-  }
-  return 'none';
-}
 
 describe('createToolIndex', () => {
   const index = createToolIndex({ tools: sampleCatalog });
@@ -44,6 +35,17 @@ describe('createToolIndex', () => {
     ] as unknown as ToolDescriptor[][]) {
       expect(errorCode(() => createToolIndex({ tools }))).toBe('INVALID_TOOL_NAME');
     }
+  });
+
+  it('keeps its catalog when the caller changes the array afterwards', () => {
+    const tools: ToolDescriptor[] = [{ name: 'a' }, { name: 'b' }];
+    const own = createToolIndex({ tools });
+    tools.reverse();
+    tools.push({ name: 'c' });
+    expect(own.size).toBe(2);
+    expect(own.get('a')).toEqual({ name: 'a' });
+    expect(own.get('c')).toBeUndefined();
+    expect(own.names()).toEqual(['a', 'b']);
   });
 
   it('rejects duplicate names', () => {

@@ -1,6 +1,7 @@
 import { ToolSearchError } from '../errors';
 import type { RankerFactory, SearchOptions, SearchResult, ToolDescriptor, ToolIndex } from '../types';
-import { createKeywordRanker } from './keyword-ranker';
+import { keywordRankerOver } from './keyword-ranker';
+import { positionsByName } from './tool-names';
 
 export interface ToolIndexOptions {
   readonly tools: readonly ToolDescriptor[];
@@ -18,27 +19,17 @@ export function createToolIndex(options: ToolIndexOptions): ToolIndex {
   if (typeof options !== 'object' || options === null || !Array.isArray(options.tools)) {
     throw new ToolSearchError('INVALID_OPTIONS', 'createToolIndex needs { tools: ToolDescriptor[] }');
   }
-  const byName = new Map<string, ToolDescriptor>();
-  options.tools.forEach((tool, position) => {
-    const name: unknown = typeof tool === 'object' && tool !== null ? tool.name : undefined;
-    if (typeof name !== 'string' || name.trim().length === 0) {
-      throw new ToolSearchError(
-        'INVALID_TOOL_NAME',
-        `tool at position ${position} has no name (a non-empty string)`,
-      );
-    }
-    if (byName.has(name)) {
-      throw new ToolSearchError('DUPLICATE_TOOL_NAME', `two tools are named ${JSON.stringify(name)}`);
-    }
-    byName.set(name, tool);
-  });
-  const tools = [...byName.values()];
-  const ranker = (options.ranker ?? createKeywordRanker)(tools);
+  const tools = [...options.tools]; // the caller's array may change later; the index must not
+  const positions = positionsByName(tools, 'createToolIndex');
+  const ranker = (options.ranker ?? keywordRankerOver)(tools); // the names are checked above
   const names = tools.map((tool) => tool.name);
   return {
     size: tools.length,
-    has: (name: string) => byName.has(name),
-    get: (name: string) => byName.get(name),
+    has: (name: string) => positions.has(name),
+    get: (name: string) => {
+      const position = positions.get(name);
+      return position === undefined ? undefined : tools[position];
+    },
     names: () => [...names],
     search(query: string, searchOptions?: SearchOptions): readonly SearchResult[] {
       const results = ranker.search(query, searchOptions);
