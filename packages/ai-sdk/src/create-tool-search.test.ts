@@ -716,6 +716,34 @@ describe('options forwarded to the engine', () => {
     expect(searched.results.map((result) => result.name)).toEqual(['convert_currency']);
   });
 
+  it('searchTimeoutMs bounds a ranker that never answers (fake clock): the model is told the search failed', async () => {
+    const clock = createFakeClock();
+    const events: ToolSearchEvent[] = [];
+    const toolSearch = createToolSearch({
+      tools: createCatalog().tools,
+      ranker: () => ({ search: () => new Promise(() => {}) }),
+      searchTimeoutMs: 1_000,
+      clock,
+      onEvent: (event) => events.push(event),
+    });
+    const { model, seen } = scriptedModel([
+      { toolCalls: [{ toolName: 'search_tools', input: { query: 'weather' } }] },
+      { text: 'ok' },
+    ]);
+    const pending = generateText({ model, ...toolSearch.forCall(), stopWhen: isStepCount(5), prompt: 'x' });
+    for (let turn = 0; turn < 500 && clock.pendingTimers() < 2; turn++) {
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    await clock.advanceAsync(1_000);
+    await pending;
+    expect(toolResultsIn(seen[1]!.prompt).at(-1)!.value).toEqual({
+      results: [],
+      message: 'Tool search failed for this query. Try again, perhaps with other keywords.',
+    });
+    const failure = events.find((event) => event.type === 'search-error');
+    expect(failure).toMatchObject({ query: 'weather', error: { code: 'SEARCH_TIMEOUT' } });
+  });
+
   it('storeTimeoutMs bounds a store that never answers (fake clock): the step is degraded, not stuck', async () => {
     const clock = createFakeClock();
     const hanging: LoadStateStore = {

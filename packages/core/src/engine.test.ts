@@ -732,6 +732,130 @@ describe('load-state store failures', () => {
   });
 });
 
+describe('ranker failures', () => {
+  const failing =
+    (search: () => unknown): RankerFactory =>
+    () => ({ search: search as never });
+
+  for (const [how, search] of [
+    [
+      'throws',
+      () => {
+        throw new Error('index corrupt');
+      },
+    ],
+    ['rejects', () => Promise.reject(new Error('vector database down'))],
+    ['answers something other than an array', () => ({ results: [] })],
+  ] as const) {
+    it(`tells the model the search failed, and emits search-error, when the ranker ${how}`, async () => {
+      const { engine, eventsOf } = harness({ ranker: failing(search) });
+      const output = await engine.startRequest({ threadId: 't' }).searchTools({ query: 'weather' });
+      expect(output).toEqual({
+        results: [],
+        message: 'Tool search failed for this query. Try again, perhaps with other keywords.',
+      });
+      expect(eventsOf('search')).toEqual([]);
+      expect(eventsOf('search-error')).toEqual([
+        expect.objectContaining({ type: 'search-error', threadId: 't', query: 'weather' }),
+      ]);
+      const error = eventsOf('search-error')[0]!.error;
+      if (how === 'answers something other than an array') {
+        expect(ToolSearchError.isInstance(error) && error.code).toBe('INVALID_OPTIONS');
+      } else {
+        expect(error).toBeInstanceOf(Error);
+      }
+    });
+  }
+
+  it('bounds a ranker that never answers (SEARCH_TIMEOUT) on the injected clock', async () => {
+    const { engine, clock, eventsOf } = harness({
+      ranker: failing(() => new Promise(() => {})),
+      searchTimeoutMs: 800,
+    });
+    const timers = clock.pendingTimers(); // the in-memory store's sweep
+    const pending = engine.startRequest().searchTools({ query: 'weather' });
+    expect(clock.pendingTimers()).toBe(timers + 1);
+    await clock.advanceAsync(799);
+    expect(eventsOf('search-error')).toHaveLength(0);
+    await clock.advanceAsync(1);
+    expect((await pending).message).toMatch(/failed/);
+    const error = eventsOf('search-error')[0]!.error;
+    expect(ToolSearchError.isInstance(error) && error.code).toBe('SEARCH_TIMEOUT');
+    expect(clock.pendingTimers()).toBe(timers);
+  });
+
+  it('does not put a timer on a ranker that answers synchronously, nor on one that answers in time', async () => {
+    const slow: RankerFactory = (tools) => ({
+      search: async (query, options) => catalogOrderRanker(tools).search(query, options),
+    });
+    const { engine, clock } = harness({ ranker: slow, searchTimeoutMs: 800 });
+    const timers = clock.pendingTimers(); // the in-memory store's sweep
+    const output = await engine.startRequest().searchTools({ query: 'weather' });
+    expect(output.results.length).toBeGreaterThan(0);
+    expect(clock.pendingTimers()).toBe(timers);
+    const sync = harness({ ranker: catalogOrderRanker, searchTimeoutMs: 800 });
+    const syncTimers = sync.clock.pendingTimers();
+    const pending = sync.engine.startRequest().searchTools({ query: 'weather' });
+    expect(sync.clock.pendingTimers()).toBe(syncTimers);
+    expect((await pending).results.length).toBeGreaterThan(0);
+  });
+
+  it('rejects a searchTimeoutMs that is not a positive number', () => {
+    for (const searchTimeoutMs of [0, -1, Number.NaN, '100' as never]) {
+      expectCode(
+        () => createToolSearchEngine({ catalog: sampleCatalog(), searchTimeoutMs }),
+        'INVALID_OPTIONS',
+      );
+    }
+    expect(() =>
+      createToolSearchEngine({ catalog: sampleCatalog(), searchTimeoutMs: Infinity }).dispose(),
+    ).not.toThrow();
+  });
+
+  it('lists each tool once, keeps only catalog names, and reads scores and descriptions defensively', async () => {
+    const answer = [
+      null,
+      'getWeather',
+      { name: 42, score: 1 },
+      { name: 'not_in_catalog', description: 'x', score: 0.99 },
+      { name: 'weather_now', description: 'Now, by its alias.', score: 0.95 },
+      { name: 'getWeather', description: 'Again, by its name.', score: 0.9 },
+      { name: 'send_email', score: Number.NaN },
+      { name: 'send_email', score: 0.4 },
+      { name: 'upload_file', description: 7, score: 12 },
+    ];
+    const { engine } = harness({
+      catalog: [
+        entry('getWeather', { aliases: ['weather_now'] }),
+        entry('send_email'),
+        entry('upload_file'),
+        ...['refund_payment', 'create_invoice', 'book_flight', 'convert_currency'].map((name) => entry(name)),
+      ],
+      ranker: () => ({ search: () => answer as never }),
+    });
+    const output = await engine.startRequest().searchTools({ query: 'weather' });
+    expect(output.results).toEqual([
+      { name: 'getWeather', description: 'Now, by its alias.', score: 0.95 },
+      { name: 'send_email', description: 'The send_email tool.', score: 0 },
+      { name: 'upload_file', description: 'The upload_file tool.', score: 1 },
+    ]);
+  });
+
+  it('emits search-error, and still answers, when the ranker behind "did you mean" fails', async () => {
+    const catalog = [
+      entry('getWeather'),
+      ...Array.from({ length: 2_500 }, (_, index) => entry(`tool_${index}`)),
+    ];
+    const { engine, eventsOf } = harness({
+      catalog,
+      ranker: failing(() => Promise.reject(new Error('down'))),
+    });
+    const output = await engine.startRequest().loadTool({ toolName: 'getWether' });
+    expect(output).toMatchObject({ success: false, notFound: ['getWether'] });
+    expect(eventsOf('search-error')).toEqual([expect.objectContaining({ query: 'getWether' })]);
+  });
+});
+
 describe('events', () => {
   it('survive a listener that throws', async () => {
     const engine = createToolSearchEngine({

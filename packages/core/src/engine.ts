@@ -24,7 +24,7 @@ import {
   SEARCH_TOOLS_NAME,
   toolSearchInstructions,
 } from './meta-tools';
-import { createKeywordRanker } from './ranking/keyword-ranker';
+import { keywordRankerOver } from './ranking/keyword-ranker';
 import { DEFAULT_TOP_K } from './ranking/search-options';
 import type {
   CatalogEntry,
@@ -34,7 +34,9 @@ import type {
   LoadStateStore,
   LoadToolOutput,
   MaybePromise,
+  Ranker,
   RequestOptions,
+  SearchOptions,
   SearchResult,
   SearchToolsOutput,
   StepInput,
@@ -48,6 +50,8 @@ import type {
 
 export const DEFAULT_THREAD_ID = 'default';
 export const DEFAULT_STORE_TIMEOUT_MS = 2_000;
+/** Bound on one search of an asynchronous ranker (a vector database, an embedding API). */
+export const DEFAULT_SEARCH_TIMEOUT_MS = 10_000;
 /** Catalogs up to this size get "did you mean" from a comparison with every name. */
 export const FULL_SCAN_SUGGESTIONS = 2_000;
 /** Descriptions in search results are cut to this many characters. */
@@ -106,13 +110,21 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       `storeTimeoutMs must be a number > 0, got ${String(storeTimeoutMs)}`,
     );
   }
+  const searchTimeoutMs = options.searchTimeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS;
+  if (typeof searchTimeoutMs !== 'number' || !(searchTimeoutMs > 0)) {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      `searchTimeoutMs must be a number > 0, got ${String(searchTimeoutMs)}`,
+    );
+  }
   if (
     options.signingSecret !== undefined &&
     (typeof options.signingSecret !== 'string' || options.signingSecret.length === 0)
   ) {
     throw new ToolSearchError('INVALID_OPTIONS', 'signingSecret must be a non-empty string.');
   }
-  const rankerFactory = options.ranker ?? createKeywordRanker;
+  // The catalog checks the names, so the default ranker need not check them again.
+  const rankerFactory = options.ranker ?? keywordRankerOver;
   const filter = options.filter;
   const signer: ReceiptSigner | undefined = options.signingSecret
     ? createReceiptSigner(options.signingSecret)
@@ -243,6 +255,45 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
         });
     emit({ type: 'store-error', threadId, time: clock.now(), operation, error: failure });
     return failure;
+  }
+
+  /**
+   * One search of a ranker, bounded by `searchTimeoutMs` when it answers with a promise. What it
+   * answers is checked: an answer that is not an array fails the search; an item without a
+   * string name is left out, and a score that is not a number in 0..1 is read as 0 or clamped.
+   */
+  async function searchRanker(
+    ranker: Ranker,
+    query: string,
+    options: SearchOptions,
+  ): Promise<SearchResult[]> {
+    const value = ranker.search(query, options);
+    const answer: unknown = isPromiseLike(value)
+      ? await settleWithin(value, searchTimeoutMs, clock, () => {
+          throw new ToolSearchError(
+            'SEARCH_TIMEOUT',
+            `The ranker did not answer within ${searchTimeoutMs} ms.`,
+          );
+        })
+      : value;
+    if (!Array.isArray(answer)) {
+      throw new ToolSearchError(
+        'INVALID_OPTIONS',
+        `The ranker answered with ${answer === null ? 'null' : typeof answer}, not an array of results.`,
+      );
+    }
+    const results: SearchResult[] = [];
+    for (const item of answer as unknown[]) {
+      if (typeof item !== 'object' || item === null) continue;
+      const { name, description, score } = item as Partial<SearchResult>;
+      if (typeof name !== 'string') continue;
+      results.push({
+        name,
+        description: typeof description === 'string' ? description : '',
+        score: Math.min(1, Math.max(0, Number(score) || 0)),
+      });
+    }
+    return results;
   }
 
   function callStore<T>(operation: string, threadId: string, run: () => MaybePromise<T>): MaybePromise<T> {
@@ -643,11 +694,11 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
     async function rankedCandidates(query: string, k: number): Promise<SearchResult[]> {
       const lists: (readonly SearchResult[])[] = [];
       if (requestCatalog && requestCatalog.size > 0) {
-        lists.push(await requestCatalog.ranker().search(query, { topK: k, minScore }));
+        lists.push(await searchRanker(requestCatalog.ranker(), query, { topK: k, minScore }));
       }
       if (staticCatalog.size > 0) {
         const shadowed = requestCatalog?.shadowed ?? 0;
-        const fromStatic = await staticCatalog.ranker().search(query, {
+        const fromStatic = await searchRanker(staticCatalog.ranker(), query, {
           topK: Math.min(k + shadowed, staticCatalog.size),
           minScore,
         });
@@ -667,11 +718,16 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       if (k === 0) return [];
       for (;;) {
         const raw = await rankedCandidates(query, k);
-        const found = raw
-          .map((result) => ({ result, entry: lookupExact(result.name) }))
-          .filter(
-            (item): item is { result: SearchResult; entry: CatalogEntry<TTool> } => item.entry !== undefined,
-          );
+        // A name the catalog does not have is left out; a tool named twice (by its name and an
+        // alias, or by a ranker that repeats itself) is listed once, where it first appears.
+        const seen = new Set<CatalogEntry<TTool>>();
+        const found: { result: SearchResult; entry: CatalogEntry<TTool> }[] = [];
+        for (const result of raw) {
+          const entry = lookupExact(result.name);
+          if (entry === undefined || seen.has(entry)) continue;
+          seen.add(entry);
+          found.push({ result, entry });
+        }
         const checks = await Promise.all(
           found.map(async ({ entry }) => {
             if (!(await entryAllowed(entry, 'search'))) return false;
@@ -691,7 +747,8 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       let ranked: { entry: CatalogEntry<TTool>; result: SearchResult }[];
       try {
         ranked = await rank(parsed.query);
-      } catch {
+      } catch (error) {
+        emit({ type: 'search-error', threadId, time: now(), query: parsed.query, error });
         return {
           results: [],
           message: 'Tool search failed for this query. Try again, perhaps with other keywords.',
@@ -700,10 +757,10 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       const results: SearchResult[] = ranked.map(({ entry, result }) => ({
         name: entry.descriptor.name,
         description: clip(
-          String(result.description ?? entry.descriptor.description ?? ''),
+          result.description || (entry.descriptor.description ?? ''),
           MAX_RESULT_DESCRIPTION_LENGTH,
         ),
-        score: Math.round(Math.min(1, Math.max(0, Number(result.score) || 0)) * 1000) / 1000,
+        score: Math.round(result.score * 1000) / 1000,
       }));
       emit({
         type: 'search',
@@ -812,10 +869,11 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
           continue;
         }
         try {
-          const found = await catalog.ranker().search(name, { topK: 50 });
+          const found = await searchRanker(catalog.ranker(), name, { topK: 50 });
           lists.push(createNameSuggester(found.map((result) => result.name)).suggest(name, 10));
-        } catch {
+        } catch (error) {
           // No suggestions from a ranker that fails; the message still says to search.
+          emit({ type: 'search-error', threadId, time: now(), query: name, error });
         }
       }
       const close = mergeSuggestions(lists, 10);

@@ -13,6 +13,7 @@ export type ToolSearchErrorCode =
   | 'STORE_UNAVAILABLE'
   | 'STORE_TIMEOUT'
   | 'EMBEDDER_TIMEOUT'
+  | 'SEARCH_TIMEOUT'
   | 'DISPOSED';
 
 const marker = Symbol.for('tool-search.error');

@@ -242,6 +242,16 @@ export type ToolSearchEvent =
       readonly visible: readonly string[];
     })
   | (EventBase & {
+      /**
+       * The ranker failed (threw, rejected, answered something other than an array, or took
+       * longer than `searchTimeoutMs`: `SEARCH_TIMEOUT`). `query` is the search's query, or the
+       * unknown name `load_tool` looked up for "did you mean". The model was told the search failed.
+       */
+      readonly type: 'search-error';
+      readonly query: string;
+      readonly error: unknown;
+    })
+  | (EventBase & {
       readonly type: 'store-error';
       readonly operation: string;
       readonly error: unknown;
@@ -286,6 +296,11 @@ export interface ToolSearchEngineOptions<TTool = unknown, TContext = unknown> {
   readonly onEvent?: ToolSearchEventListener;
   /** Bound on a store call before it fails with STORE_TIMEOUT (default 2,000 ms). */
   readonly storeTimeoutMs?: number;
+  /**
+   * Bound on one search of a ranker that answers with a promise (default 10,000 ms); past it the
+   * search fails with SEARCH_TIMEOUT, a `search-error` event, and a tool result that says so.
+   */
+  readonly searchTimeoutMs?: number;
 }
 
 export interface RequestOptions<TTool = unknown, TContext = unknown> {

@@ -407,6 +407,38 @@ describe('toolSearchMiddleware with createAgent', () => {
     expect(clock.pendingTimers()).toBe(0);
   });
 
+  it('a ranker that never answers (searchTimeoutMs, fake clock): the model is told the search failed, search-error is reported', async () => {
+    const { catalog } = setup();
+    const clock = createFakeClock();
+    const events: ToolSearchEvent[] = [];
+    const middleware = toolSearchMiddleware({
+      tools: catalog,
+      ranker: () => ({ search: () => new Promise(() => {}) }),
+      searchTimeoutMs: 1_000,
+      clock,
+      onEvent: (event) => events.push(event),
+    });
+    const model = fakeModel()
+      .respondWithTools([{ name: 'search_tools', args: { query: 'weather' } }])
+      .respond(new AIMessage('no tool found'));
+    const agent = createAgent({ model, middleware: [middleware] });
+    const pending = agent.invoke(ask('weather?'), thread('ranker-down'));
+    for (let turn = 0; turn < 500 && clock.pendingTimers() < 2; turn++) {
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    await clock.advanceAsync(1_000);
+    const { messages } = await pending;
+    expect(JSON.parse(String(lastToolMessage(messages, 'search_tools').content))).toEqual({
+      results: [],
+      message: 'Tool search failed for this query. Try again, perhaps with other keywords.',
+    });
+    expect(events.find((event) => event.type === 'search-error')).toMatchObject({
+      query: 'weather',
+      error: { code: 'SEARCH_TIMEOUT' },
+    });
+    await middleware.dispose();
+  });
+
   it('clearState forgets one thread', async () => {
     const { catalog } = setup();
     const middleware = toolSearchMiddleware({ tools: catalog });

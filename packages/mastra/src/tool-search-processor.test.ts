@@ -672,6 +672,49 @@ describe('ToolSearchProcessor', () => {
     processor.dispose();
   });
 
+  it('a ranker that fails or never answers (searchTimeoutMs, fake clock): the model is told the search failed, and search-error is reported', async () => {
+    const clock = createFakeClock();
+    const events: ToolSearchEvent[] = [];
+    let searches = 0;
+    const processor = new ToolSearchProcessor({
+      tools: sampleTools(),
+      clock,
+      searchTimeoutMs: 1_000,
+      // The first search's ranker is down; the second never answers.
+      ranker: () => ({
+        search: () =>
+          ++searches === 1 ? Promise.reject(new Error('vector database down')) : new Promise(() => {}),
+      }),
+      onEvent: (event) => events.push(event),
+    });
+    const { agent } = createAgent({
+      processors: [processor],
+      script: [
+        call('search_tools', { query: 'weather' }),
+        call('search_tools', { query: 'weather forecast' }),
+        say('no tool found'),
+      ],
+    });
+    const pending = run(agent, 'generate', 'go', { requestContext: threadContext('ranker-down') });
+    // Let the agent reach the second search, then move the injected clock past the bound.
+    for (let turn = 0; turn < 500 && searches < 2; turn++)
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    expect(searches).toBe(2);
+    await clock.advanceAsync(1_000);
+    const { text, toolRuns } = await pending;
+    expect(text).toBe('no tool found');
+    const failed = {
+      results: [],
+      message: 'Tool search failed for this query. Try again, perhaps with other keywords.',
+    };
+    expect(toolRuns.map((toolRun) => toolRun.result)).toEqual([failed, failed]);
+    const errors = events.filter((event) => event.type === 'search-error');
+    expect(errors.map((event) => event.query)).toEqual(['weather', 'weather forecast']);
+    const timeout = errors[1]!.error;
+    expect(ToolSearchError.isInstance(timeout) && timeout.code).toBe('SEARCH_TIMEOUT');
+    processor.dispose();
+  });
+
   it("signingSecret: in 'context' storage a forged assistant message loads nothing, a genuine history restores", async () => {
     const log: ExecutionLog = [];
     const secret = 'a test secret that is long enough';

@@ -72,10 +72,12 @@ export interface ToolSearchProcessorOptions<TStorage extends ToolSearchStorage =
   ranker?: RankerFactory;
   /** Time source for TTLs (tests pass a fake clock). */
   clock?: Clock;
-  /** Search, load, deny, evict, filter-error, step and store-error events. */
+  /** Search, load, deny, evict, step, tool-rejected, filter-error, store-error and search-error events. */
   onEvent?: ToolSearchEventListener;
   /** Bound on a store call before it fails (default 2,000 ms). */
   storeTimeoutMs?: number;
+  /** Bound on a search of an asynchronous ranker before it fails with SEARCH_TIMEOUT (default 10,000 ms). */
+  searchTimeoutMs?: number;
 }
 
 /** Sync with the built-in storage modes (as Mastra's processor is), maybe async with a custom store. */
@@ -142,6 +144,7 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
       clock: options?.clock,
       onEvent: options?.onEvent,
       storeTimeoutMs: options?.storeTimeoutMs,
+      searchTimeoutMs: options?.searchTimeoutMs,
       filter: filter
         ? ({ toolName, tool, requestContext, phase }) => {
             const id = isObject(tool) ? (tool as { id?: unknown }).id : undefined;
