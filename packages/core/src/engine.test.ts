@@ -456,6 +456,25 @@ describe('tool names', () => {
     expectCode(() => createToolSearchEngine(undefined as never), 'INVALID_OPTIONS');
   });
 
+  it('rejects request options that are not an object, or lists that are not arrays, with INVALID_OPTIONS', async () => {
+    const { engine } = harness();
+    for (const options of [
+      't1',
+      42,
+      { alwaysOn: 'clock' },
+      { alwaysOn: { clock: true } },
+      { requestTools: entry('x') },
+    ]) {
+      expectCode(() => engine.startRequest(options as never), 'INVALID_OPTIONS');
+    }
+    for (const options of [undefined, null, {}, { alwaysOn: null, requestTools: undefined }]) {
+      expect((await engine.startRequest(options as never).prepareStep()).visible).toEqual([
+        'search_tools',
+        'load_tool',
+      ]);
+    }
+  });
+
   it('handles __proto__ and constructor as ordinary tool names', async () => {
     const { engine } = harness({ catalog: [entry('__proto__'), entry('constructor'), entry('toString')] });
     const request = engine.startRequest({ threadId: '__proto__' });

@@ -59,6 +59,32 @@ export const MAX_RESULT_DESCRIPTION_LENGTH = 200;
 /** Thread id used in events that concern no single thread (clearAllState, sweep errors). */
 const ALL_THREADS = '*';
 
+/**
+ * A request's options: none (`undefined` or `null`) is `{}`; `alwaysOn` and `requestTools`, when
+ * given, must be arrays (a string would otherwise be read letter by letter as tool names).
+ */
+function checkRequestOptions<TTool, TContext>(
+  options: RequestOptions<TTool, TContext> | null | undefined,
+): RequestOptions<TTool, TContext> {
+  if (options === undefined || options === null) return {};
+  if (typeof options !== 'object') {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      `startRequest takes an options object, got ${typeof options}`,
+    );
+  }
+  for (const key of ['alwaysOn', 'requestTools'] as const) {
+    const value: unknown = options[key];
+    if (value !== undefined && value !== null && !Array.isArray(value)) {
+      throw new ToolSearchError(
+        'INVALID_OPTIONS',
+        `startRequest's ${key} must be an array of ${key === 'alwaysOn' ? 'tool names or catalog entries' : 'catalog entries'}, got ${typeof value}`,
+      );
+    }
+  }
+  return options;
+}
+
 /** Missing, empty or non-string thread ids share the 'default' thread. */
 export function normalizeThreadId(threadId: unknown): string {
   return typeof threadId === 'string' && threadId.length > 0 ? threadId : DEFAULT_THREAD_ID;
@@ -398,9 +424,9 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
     instructions: toolSearchInstructions({ autoLoad }),
     catalogSize: staticCatalog.size,
 
-    startRequest(requestOptions = {}) {
+    startRequest(requestOptions) {
       if (disposed) throw new ToolSearchError('DISPOSED', 'This tool-search engine has been disposed.');
-      return createRequest(requestOptions);
+      return createRequest(checkRequestOptions(requestOptions));
     },
 
     async getLoadedToolNames(threadId, records) {
