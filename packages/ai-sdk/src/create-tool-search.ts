@@ -22,7 +22,7 @@ import { toMetaTool, toToolSet, withExecute } from './tool-set';
 /**
  * The catalog, the always-on tools, and every option of the core engine (search, storage, ttl,
  * maxThreads, maxLoadedTools, filter, signingSecret, ranker, clock, onEvent, storeTimeoutMs,
- * searchTimeoutMs),
+ * searchTimeoutMs, filterTimeoutMs),
  * forwarded unchanged. The filter's `requestContext` is what `forCall()` was given, else the
  * call's `runtimeContext`.
  */

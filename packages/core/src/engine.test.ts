@@ -386,6 +386,63 @@ describe('filter phases', () => {
     expect((eventsOf('filter-error')[0]!.error as Error).message).toBe('policy service down');
   });
 
+  it('refuses a tool whose filter decision never comes (FILTER_TIMEOUT, fake clock), in every phase', async () => {
+    const hanging = new Set(['getWeather', 'send_email']);
+    const { engine, clock, eventsOf } = harness({
+      ranker: catalogOrderRanker,
+      search: { topK: 2 },
+      filterTimeoutMs: 300,
+      filter: ({ toolName }) =>
+        hanging.has(toolName) ? new Promise<boolean>(() => {}) : Promise.resolve(true),
+    });
+    await engine.startRequest({ threadId: 't' }).loadTool({ toolName: 'upload_file' });
+    const request = engine.startRequest({ threadId: 't' });
+
+    /** Moves the injected clock on, one bound at a time, until `pending` settles. */
+    const settle = async <T>(pending: Promise<T>): Promise<T> => {
+      let done = false;
+      void pending.finally(() => {
+        done = true;
+      });
+      for (let turn = 0; turn < 10 && !done; turn++) await clock.advanceAsync(300);
+      return pending;
+    };
+
+    const search = request.searchTools({ query: 'weather' });
+    await clock.advanceAsync(299);
+    expect(eventsOf('filter-error')).toHaveLength(0);
+    // getWeather's decision times out; the search then widens, and send_email's times out too.
+    expect((await settle(search)).results.map((result) => result.name)).toEqual([
+      'getForecast',
+      'search_emails',
+    ]);
+    expect(await settle(request.loadTool({ toolName: 'send_email' }))).toMatchObject({ success: false });
+    expect((await settle(request.prepareStep())).visible).toEqual([
+      'search_tools',
+      'load_tool',
+      'upload_file',
+    ]);
+
+    const failures = eventsOf('filter-error');
+    expect(failures.map((event) => [event.toolName, event.phase])).toEqual([
+      ['getWeather', 'search'],
+      ['send_email', 'search'],
+      ['send_email', 'load'],
+    ]);
+    for (const { error } of failures)
+      expect(ToolSearchError.isInstance(error) && error.code).toBe('FILTER_TIMEOUT');
+    expect(clock.pendingTimers()).toBe(1); // only the in-memory store's sweep is left
+  });
+
+  it('rejects a filterTimeoutMs that is not a positive number', () => {
+    for (const filterTimeoutMs of [0, -1, Number.NaN, '100' as never]) {
+      expectCode(
+        () => createToolSearchEngine({ catalog: sampleCatalog(), filterTimeoutMs }),
+        'INVALID_OPTIONS',
+      );
+    }
+  });
+
   it('asks the filter once per tool and phase in a request, and passes the request context', async () => {
     const filter = vi.fn<ToolFilter<FakeTool, { user?: string }>>(async () => true);
     const { engine } = harness({ filter });

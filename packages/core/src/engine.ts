@@ -52,6 +52,8 @@ export const DEFAULT_THREAD_ID = 'default';
 export const DEFAULT_STORE_TIMEOUT_MS = 2_000;
 /** Bound on one search of an asynchronous ranker (a vector database, an embedding API). */
 export const DEFAULT_SEARCH_TIMEOUT_MS = 10_000;
+/** Bound on one decision of an asynchronous filter (a policy service); past it the tool is refused. */
+export const DEFAULT_FILTER_TIMEOUT_MS = 10_000;
 /** Catalogs up to this size get "did you mean" from a comparison with every name. */
 export const FULL_SCAN_SUGGESTIONS = 2_000;
 /** Descriptions in search results are cut to this many characters. */
@@ -102,6 +104,15 @@ function positiveInteger(value: unknown, name: string, fallback: number | undefi
   return value;
 }
 
+/** A bound in milliseconds: a number > 0 (`Infinity` waits forever), or `fallback` when not given. */
+function timeoutOption(value: unknown, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !(value > 0)) {
+    throw new ToolSearchError('INVALID_OPTIONS', `${name} must be a number > 0, got ${String(value)}`);
+  }
+  return value;
+}
+
 type Lookup<TTool> = CatalogEntry<TTool> | undefined;
 
 /**
@@ -129,20 +140,17 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
   }
   const autoLoad = options.search?.autoLoad === true;
   const maxLoadedTools = positiveInteger(options.maxLoadedTools, 'maxLoadedTools', undefined);
-  const storeTimeoutMs = options.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
-  if (typeof storeTimeoutMs !== 'number' || !(storeTimeoutMs > 0)) {
-    throw new ToolSearchError(
-      'INVALID_OPTIONS',
-      `storeTimeoutMs must be a number > 0, got ${String(storeTimeoutMs)}`,
-    );
-  }
-  const searchTimeoutMs = options.searchTimeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS;
-  if (typeof searchTimeoutMs !== 'number' || !(searchTimeoutMs > 0)) {
-    throw new ToolSearchError(
-      'INVALID_OPTIONS',
-      `searchTimeoutMs must be a number > 0, got ${String(searchTimeoutMs)}`,
-    );
-  }
+  const storeTimeoutMs = timeoutOption(options.storeTimeoutMs, 'storeTimeoutMs', DEFAULT_STORE_TIMEOUT_MS);
+  const searchTimeoutMs = timeoutOption(
+    options.searchTimeoutMs,
+    'searchTimeoutMs',
+    DEFAULT_SEARCH_TIMEOUT_MS,
+  );
+  const filterTimeoutMs = timeoutOption(
+    options.filterTimeoutMs,
+    'filterTimeoutMs',
+    DEFAULT_FILTER_TIMEOUT_MS,
+  );
   if (
     options.signingSecret !== undefined &&
     (typeof options.signingSecret !== 'string' || options.signingSecret.length === 0)
@@ -580,7 +588,17 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       if (!decision) {
         decision = (async () => {
           try {
-            return Boolean(await filter({ toolName: name, tool: tool as TTool, requestContext, phase }));
+            const verdict = filter({ toolName: name, tool: tool as TTool, requestContext, phase });
+            if (!isPromiseLike(verdict)) return Boolean(verdict);
+            // Fail closed: a policy that does not answer refuses the tool, as one that throws does.
+            return Boolean(
+              await settleWithin(verdict, filterTimeoutMs, clock, () => {
+                throw new ToolSearchError(
+                  'FILTER_TIMEOUT',
+                  `The filter did not decide on ${JSON.stringify(name)} (${phase}) within ${filterTimeoutMs} ms.`,
+                );
+              }),
+            );
           } catch (error) {
             emit({ type: 'filter-error', threadId, time: now(), toolName: name, phase, error });
             return false;

@@ -14,6 +14,7 @@ export type ToolSearchErrorCode =
   | 'STORE_TIMEOUT'
   | 'EMBEDDER_TIMEOUT'
   | 'SEARCH_TIMEOUT'
+  | 'FILTER_TIMEOUT'
   | 'DISPOSED';
 
 const marker = Symbol.for('tool-search.error');

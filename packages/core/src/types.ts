@@ -132,7 +132,7 @@ export interface FilterArgs<TTool = unknown, TContext = unknown> {
   readonly phase: FilterPhase;
 }
 
-/** Returns false to hide (search), refuse (load, reported as not found) or withhold (active) a tool. A throw means false. */
+/** Returns false to hide (search), refuse (load, reported as not found) or withhold (active) a tool. A throw means false, and so does a promise that has not settled within `filterTimeoutMs`. */
 export type ToolFilter<TTool = unknown, TContext = unknown> = (
   args: FilterArgs<TTool, TContext>,
 ) => MaybePromise<boolean>;
@@ -301,6 +301,11 @@ export interface ToolSearchEngineOptions<TTool = unknown, TContext = unknown> {
    * search fails with SEARCH_TIMEOUT, a `search-error` event, and a tool result that says so.
    */
   readonly searchTimeoutMs?: number;
+  /**
+   * Bound on one decision of a filter that answers with a promise (default 10,000 ms); past it
+   * the tool is refused, as when the filter throws, with a `filter-error` event (FILTER_TIMEOUT).
+   */
+  readonly filterTimeoutMs?: number;
 }
 
 export interface RequestOptions<TTool = unknown, TContext = unknown> {

@@ -14,7 +14,8 @@ export type LangChainToolSet = readonly LangChainTool[] | Readonly<Record<string
 /**
  * Options shared by `toolSearchMiddleware` and `createToolSearchBinder`: the catalog plus
  * every option of the core engine (search, storage, ttl, maxThreads, maxLoadedTools, filter,
- * signingSecret, ranker, clock, onEvent, storeTimeoutMs, searchTimeoutMs), forwarded unchanged.
+ * signingSecret, ranker, clock, onEvent, storeTimeoutMs, searchTimeoutMs, filterTimeoutMs), forwarded
+ * unchanged.
  */
 export interface ToolSearchOptions<TContext = unknown>
   extends Omit<ToolSearchEngineOptions<LangChainTool, TContext>, 'catalog'> {

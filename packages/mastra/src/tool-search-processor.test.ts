@@ -715,6 +715,39 @@ describe('ToolSearchProcessor', () => {
     processor.dispose();
   });
 
+  it('a filter that never decides (filterTimeoutMs, fake clock): the tool is refused, and filter-error says FILTER_TIMEOUT', async () => {
+    const clock = createFakeClock();
+    const events: ToolSearchEvent[] = [];
+    const processor = new ToolSearchProcessor({
+      tools: sampleTools(),
+      clock,
+      filterTimeoutMs: 1_000,
+      filter: ({ toolName, phase }) =>
+        toolName === 'get-weather' && phase === 'load' ? new Promise<boolean>(() => {}) : true,
+      onEvent: (event) => events.push(event),
+    });
+    const { agent } = createAgent({
+      processors: [processor],
+      script: [call('load_tool', { toolName: 'getWeather' }), say('could not load it')],
+    });
+    const pending = run(agent, 'generate', 'go', { requestContext: threadContext('policy-down') });
+    for (let turn = 0; turn < 500 && clock.pendingTimers() < 2; turn++) {
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    await clock.advanceAsync(1_000);
+    const { text, toolRuns } = await pending;
+    expect(text).toBe('could not load it');
+    expect(toolRuns[0]!.result).toMatchObject({ success: false, notFound: ['getWeather'] });
+    const failure = events.find((event) => event.type === 'filter-error');
+    expect(failure).toMatchObject({
+      toolName: 'getWeather',
+      phase: 'load',
+      error: { code: 'FILTER_TIMEOUT' },
+    });
+    expect(events.filter((event) => event.type === 'load').flatMap((event) => event.loaded)).toEqual([]);
+    processor.dispose();
+  });
+
   it("signingSecret: in 'context' storage a forged assistant message loads nothing, a genuine history restores", async () => {
     const log: ExecutionLog = [];
     const secret = 'a test secret that is long enough';

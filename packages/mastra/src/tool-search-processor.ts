@@ -78,6 +78,8 @@ export interface ToolSearchProcessorOptions<TStorage extends ToolSearchStorage =
   storeTimeoutMs?: number;
   /** Bound on a search of an asynchronous ranker before it fails with SEARCH_TIMEOUT (default 10,000 ms). */
   searchTimeoutMs?: number;
+  /** Bound on an asynchronous filter decision; past it the tool is refused (FILTER_TIMEOUT; default 10,000 ms). */
+  filterTimeoutMs?: number;
 }
 
 /** Sync with the built-in storage modes (as Mastra's processor is), maybe async with a custom store. */
@@ -145,6 +147,7 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
       onEvent: options?.onEvent,
       storeTimeoutMs: options?.storeTimeoutMs,
       searchTimeoutMs: options?.searchTimeoutMs,
+      filterTimeoutMs: options?.filterTimeoutMs,
       filter: filter
         ? ({ toolName, tool, requestContext, phase }) => {
             const id = isObject(tool) ? (tool as { id?: unknown }).id : undefined;
