@@ -876,6 +876,19 @@ describe('ToolSearchProcessor', () => {
     store.dispose();
   });
 
+  it("refuses Mastra's injectCatalog: true with a typed error that says why, and accepts injectCatalog: false", () => {
+    const options = (injectCatalog: boolean) => ({ tools: sampleTools(), injectCatalog }) as never;
+    let thrown: unknown;
+    try {
+      new ToolSearchProcessor(options(true));
+    } catch (error) {
+      thrown = error;
+    }
+    expect(ToolSearchError.isInstance(thrown) && thrown.code).toBe('INVALID_OPTIONS');
+    expect((thrown as Error).message).toMatch(/injectCatalog is not offered/);
+    new ToolSearchProcessor(options(false)).dispose();
+  });
+
   it('rejects a catalog whose names collide, with a typed error', () => {
     const tool = createTool({ id: 'search_tools', description: 'x', execute: async () => ({}) });
     const catch_ = (run: () => unknown) => {

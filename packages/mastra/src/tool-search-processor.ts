@@ -12,6 +12,7 @@ import {
   type RankerFactory,
   type StoreStats,
   type ToolSearchEngine,
+  ToolSearchError,
   type ToolSearchEventListener,
   type ToolSearchRequest,
 } from '@tool-search/core';
@@ -129,6 +130,13 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
   readonly #restored = new WeakMap<object, ReadonlySet<string>>();
 
   constructor(options: ToolSearchProcessorOptions<TStorage>) {
+    // Mastra's processor has `injectCatalog`; code moved from it must not lose it without a word.
+    if ((options as { injectCatalog?: unknown } | undefined)?.injectCatalog === true) {
+      throw new ToolSearchError(
+        'INVALID_OPTIONS',
+        'injectCatalog is not offered: it would list the whole catalog in every prompt, which tool search exists to avoid. Leave it out; search_tools finds the tool in one step.',
+      );
+    }
     const catalog = toCatalogEntries(options?.tools);
     this.#staticEntries = new Set(catalog);
     this.#includeResolvedTools = options?.includeResolvedTools === true;
