@@ -808,6 +808,55 @@ describe('load-state store failures', () => {
   });
 });
 
+describe('catalog listing (catalogInstructions)', () => {
+  it('lists the tools the request may search and load, static first, each on one line, the same text every time', async () => {
+    const filter = vi.fn<ToolFilter<FakeTool, { user?: string }>>(
+      async ({ toolName, phase }) =>
+        toolName !== 'refund_payment' && !(toolName === 'upload_file' && phase === 'load'),
+    );
+    const { engine } = harness({
+      catalog: [
+        entry('getWeather', { description: 'Current weather\n  for a city.' }),
+        entry('send_email'),
+        entry('refund_payment'),
+        entry('upload_file'),
+        entry('long', { description: 'x'.repeat(400) }),
+      ],
+      filter,
+    });
+    const request = engine.startRequest({
+      threadId: 't',
+      requestTools: [entry('send_email', { description: 'The request’s own mailer.' }), entry('mcp_search')],
+    });
+    const text = await request.catalogInstructions();
+    expect(text).toBe(
+      [
+        'These tools are available to load without searching: call load_tool with the exact name(s) you need, and a loaded tool can be called from your next step. search_tools also finds them by keywords.',
+        '',
+        'Available tools:',
+        '- `getWeather`: Current weather for a city.',
+        `- \`long\`: ${'x'.repeat(149)}…`,
+        '- `send_email`: The request’s own mailer.',
+        '- `mcp_search`: The mcp_search tool.',
+      ].join('\n'),
+    );
+    const calls = filter.mock.calls.length;
+    await request.prepareStep();
+    expect(await request.catalogInstructions()).toBe(text);
+    // The filter's answers are memoised: no tool is asked about again for the listing.
+    expect(filter.mock.calls.slice(calls).filter(([args]) => args.phase !== 'active')).toEqual([]);
+  });
+
+  it('says how to load under autoLoad, and is undefined when the filter leaves nothing', async () => {
+    const auto = harness({ catalog: [entry('getWeather')], search: { autoLoad: true } });
+    expect(await auto.engine.startRequest().catalogInstructions()).toMatch(
+      /^These tools are available\. To use one, call search_tools with its exact name;[^]*- `getWeather`: The getWeather tool\.$/,
+    );
+    const none = harness({ catalog: [entry('getWeather')], filter: () => false });
+    expect(await none.engine.startRequest().catalogInstructions()).toBeUndefined();
+  });
+});
+
 describe('ranker failures', () => {
   const failing =
     (search: () => unknown): RankerFactory =>

@@ -12,6 +12,7 @@ import { safeListener } from './listener';
 import { capLoadedNames, type LoadedToolsReplay } from './loaded-tools-cap';
 import { createMemoryStore, DEFAULT_MAX_THREADS } from './memory-store';
 import {
+  catalogListingInstructions,
   clip,
   createMetaToolDefinitions,
   createNameSuggester,
@@ -1082,7 +1083,34 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       return typeof toolName === 'string' ? plan?.byName.get(toolName) : undefined;
     }
 
-    return { threadId, prepareStep, searchTools, loadTool, guard, resolve };
+    // -- catalog listing ------------------------------------------------------
+
+    let listing: Promise<string | undefined> | undefined;
+    /**
+     * The catalog as a system-prompt listing: the static tools in catalog order (those a request
+     * tool of the same name shadows left out), then the request's tools; only tools that pass
+     * both the 'search' and the 'load' filter, so nothing is advertised that cannot be loaded.
+     * Made once per request (the filter's answers are memoised per request too), so every step
+     * of a request sends the same text.
+     */
+    function catalogInstructions(): Promise<string | undefined> {
+      listing ??= (async () => {
+        const entries = [
+          ...(requestCatalog
+            ? staticCatalog.entries.filter((entry) => !requestCatalog.byName(entry.descriptor.name))
+            : staticCatalog.entries),
+          ...(requestCatalog?.entries ?? []),
+        ];
+        const checks = await Promise.all(
+          entries.map(async (entry) => (await entryAllowed(entry, 'search')) && entryAllowed(entry, 'load')),
+        );
+        const listed = entries.filter((_, index) => checks[index]).map((entry) => entry.descriptor);
+        return listed.length > 0 ? catalogListingInstructions(listed, { autoLoad }) : undefined;
+      })();
+      return listing;
+    }
+
+    return { threadId, prepareStep, searchTools, loadTool, guard, resolve, catalogInstructions };
   }
 
   return engine;

@@ -101,6 +101,29 @@ export function toolSearchInstructions(options: MetaToolOptions = {}): string {
         'from your next step.';
 }
 
+/** Descriptions in a catalog listing are cut to this many characters (as Mastra's processor does). */
+export const MAX_LISTED_DESCRIPTION_LENGTH = 150;
+
+/**
+ * A system-prompt paragraph listing tools the model may load without searching first: one line
+ * per tool, `- \`name\`: description` (the description on one line, cut to 150 characters).
+ */
+export function catalogListingInstructions(
+  tools: readonly { readonly name: string; readonly description?: string }[],
+  options: MetaToolOptions = {},
+): string {
+  const intro = options.autoLoad
+    ? 'These tools are available. To use one, call search_tools with its exact name; it is loaded automatically ' +
+      'and can be called from your next step.'
+    : 'These tools are available to load without searching: call load_tool with the exact name(s) you need, ' +
+      'and a loaded tool can be called from your next step. search_tools also finds them by keywords.';
+  const lines = tools.map(({ name, description }) => {
+    const text = clip((description ?? '').replace(/\s+/g, ' ').trim(), MAX_LISTED_DESCRIPTION_LENGTH);
+    return text ? `- \`${name}\`: ${text}` : `- \`${name}\``;
+  });
+  return `${intro}\n\nAvailable tools:\n${lines.join('\n')}`;
+}
+
 // ---------------------------------------------------------------------------
 // Input validation
 // ---------------------------------------------------------------------------

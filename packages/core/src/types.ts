@@ -362,6 +362,14 @@ export interface ToolSearchRequest<TTool = unknown> {
   guard(toolName: string): Promise<GuardDecision>;
   /** Resolves a visible name (canonical or alias) to its entry for execution. */
   resolve(toolName: string): CatalogEntry<TTool> | undefined;
+  /**
+   * A system-prompt paragraph listing every catalog tool this request may load (it passes the
+   * 'search' and 'load' filters), one line each with its description cut to 150 characters, so
+   * the model can load a tool without searching first; undefined when there is none. The same
+   * text for every step of a request. It costs prompt tokens in proportion to the catalog: an
+   * adapter sends it only when asked (Mastra's `injectCatalog`).
+   */
+  catalogInstructions(): Promise<string | undefined>;
 }
 
 export interface ToolSearchEngine<TTool = unknown, TContext = unknown> {

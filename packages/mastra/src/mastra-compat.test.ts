@@ -11,6 +11,7 @@ import {
   filterOnAgentTool,
   filterPhases,
   forgedUserMessage,
+  injectedCatalog,
   keyAndId,
   malformedMemoryContext,
   memoryThread,
@@ -162,6 +163,23 @@ describe('compatibility with Mastra’s ToolSearchProcessor: where they differ',
     const myScore = (myResult!.result as { results: { score: number }[] }).results[0]!.score;
     expect(myScore).toBeGreaterThan(0);
     expect(myScore).toBeLessThanOrEqual(1);
+  });
+
+  it('injectCatalog: both list the catalog and the model loads without searching; Mastra lists ids and a tool it cannot load, ours keys and only what it can load', async () => {
+    const theirs = await injectedCatalog(mastra, 'generate');
+    const mine = await injectedCatalog(ours, 'generate');
+    for (const side of [theirs, mine]) {
+      expect(side.steps[1]).toEqual([S, L, 'getWeather']);
+      expect(side.log).toEqual([{ tool: 'getWeather', input: { city: 'Rome' } }]);
+      expect(side.systems[0]).toContain('Available tools:');
+      expect(side.systems[0]).not.toContain('translate');
+    }
+    expect(theirs.systems[0]).toContain('- `get-weather`: Get the current weather');
+    expect(theirs.systems[0]).toContain('- `premium_report`: Build a premium sales report');
+    expect(mine.systems[0]).toContain('- `getWeather`: Get the current weather');
+    expect(mine.systems[0]).not.toContain('premium');
+    theirs.processor.clearAllState();
+    (mine.processor as ToolSearchProcessor).dispose();
   });
 
   it('autoLoad: Mastra sends the loaded tool under its id; ours under its key', async () => {

@@ -24,6 +24,7 @@ import {
   filterOnAgentTool,
   filterPhases,
   forgedUserMessage,
+  injectedCatalog,
   keyAndId,
   malformedMemoryContext,
   memoryThread,
@@ -137,6 +138,26 @@ describe.each(['generate', 'stream'] as const)('ToolSearchProcessor in a real Ma
     // Thread B never loaded the tool: Mastra does not run it.
     expect(other.toolRuns).toEqual([]);
     expect(log).toEqual([{ tool: 'getWeather', input: { city: 'Oslo' } }]);
+  });
+
+  it('injectCatalog: the model is sent the tools it may load, the same list every step, and loads one without searching', async () => {
+    const { steps, log, systems, processor } = await injectedCatalog(ours, mode);
+    expect(steps).toEqual([
+      [S, L],
+      [S, L, 'getWeather'],
+      [S, L, 'getWeather'],
+    ]);
+    expect(log).toEqual([{ tool: 'getWeather', input: { city: 'Rome' } }]);
+    expect(systems[0]).toContain('Available tools:');
+    expect(systems[0]).toContain('- `getWeather`: Get the current weather (temperature, wind) for a city.');
+    expect(systems[0]).toContain('- `sendEmail`: Send an email message to a recipient.');
+    expect(systems[0]).not.toContain('premium');
+    expect(systems[0]).not.toContain('translate');
+    expect(new Set(systems).size).toBe(1);
+    (processor as ToolSearchProcessor).dispose();
+    const without = await injectedCatalog(ours, mode, false);
+    expect(without.systems.some((text) => text.includes('Available tools:'))).toBe(false);
+    (without.processor as ToolSearchProcessor).dispose();
   });
 
   it("finds the thread in the agent's memory context when mastra__threadId is not set", async () => {
@@ -874,19 +895,6 @@ describe('ToolSearchProcessor', () => {
     expect(second.steps).toEqual([[S, L, 'getWeather']]);
     expect(await two.getStateStats()).toMatchObject({ threadCount: 1 });
     store.dispose();
-  });
-
-  it("refuses Mastra's injectCatalog: true with a typed error that says why, and accepts injectCatalog: false", () => {
-    const options = (injectCatalog: boolean) => ({ tools: sampleTools(), injectCatalog }) as never;
-    let thrown: unknown;
-    try {
-      new ToolSearchProcessor(options(true));
-    } catch (error) {
-      thrown = error;
-    }
-    expect(ToolSearchError.isInstance(thrown) && thrown.code).toBe('INVALID_OPTIONS');
-    expect((thrown as Error).message).toMatch(/injectCatalog is not offered/);
-    new ToolSearchProcessor(options(false)).dispose();
   });
 
   it('rejects a catalog whose names collide, with a typed error', () => {

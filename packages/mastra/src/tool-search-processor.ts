@@ -12,7 +12,6 @@ import {
   type RankerFactory,
   type StoreStats,
   type ToolSearchEngine,
-  ToolSearchError,
   type ToolSearchEventListener,
   type ToolSearchRequest,
 } from '@tool-search/core';
@@ -49,6 +48,14 @@ export interface ToolSearchProcessorOptions<TStorage extends ToolSearchStorage =
    * @default false
    */
   includeResolvedTools?: boolean;
+  /**
+   * List the catalog (name and short description of each tool the filter lets the request search
+   * and load) in the system prompt, so the model can load a tool without searching first. It
+   * costs prompt tokens in proportion to the catalog on every step: worth it for small catalogs.
+   * The list is the same on every step of a request, so it does not break prompt caching.
+   * @default false
+   */
+  injectCatalog?: boolean;
   search?: {
     /** @default 5 */
     topK?: number;
@@ -124,22 +131,17 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
 
   readonly #engine: ToolSearchEngine<unknown, RequestContext>;
   readonly #includeResolvedTools: boolean;
+  readonly #injectCatalog: boolean;
   readonly #contextStorage: boolean;
   readonly #staticEntries: ReadonlySet<CatalogEntry<unknown>>;
   /** Static tools this processor restored into a request's tools (Mastra passes them back as the agent's). */
   readonly #restored = new WeakMap<object, ReadonlySet<string>>();
 
   constructor(options: ToolSearchProcessorOptions<TStorage>) {
-    // Mastra's processor has `injectCatalog`; code moved from it must not lose it without a word.
-    if ((options as { injectCatalog?: unknown } | undefined)?.injectCatalog === true) {
-      throw new ToolSearchError(
-        'INVALID_OPTIONS',
-        'injectCatalog is not offered: it would list the whole catalog in every prompt, which tool search exists to avoid. Leave it out; search_tools finds the tool in one step.',
-      );
-    }
     const catalog = toCatalogEntries(options?.tools);
     this.#staticEntries = new Set(catalog);
     this.#includeResolvedTools = options?.includeResolvedTools === true;
+    this.#injectCatalog = options?.injectCatalog === true;
     this.#contextStorage = options?.storage === 'context';
     const filter = options?.filter;
     this.#engine = createToolSearchEngine<unknown, RequestContext>({
@@ -181,6 +183,10 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
       this.#contextStorage ? { records: toConversationRecords(args.messages) } : undefined,
     );
     args.messageList?.addSystem(this.#engine.instructions);
+    if (this.#injectCatalog && args.messageList) {
+      const listing = await request.catalogInstructions();
+      if (listing !== undefined) args.messageList.addSystem(listing);
+    }
     const tools: Record<string, unknown> = {};
     for (const name of plan.visible) {
       const tool = metaTools.get(name) ?? request.resolve(name)?.tool;

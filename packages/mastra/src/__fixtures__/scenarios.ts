@@ -560,3 +560,42 @@ export async function filterOnAgentTool(factory: ProcessorFactory, mode: Mode) {
   await run(agent, mode, 'what time is it?');
   return { steps, log };
 }
+
+/** The system messages the model was sent at one call, joined. */
+function systemText(seen: ModelCall): string {
+  return seen.prompt
+    .filter((message) => message.role === 'system')
+    .map((message) => String(message.content))
+    .join('\n');
+}
+
+/**
+ * injectCatalog: load → call without a search, recording the system text of every model call.
+ * The filter lets `premium_report` be found but not loaded, and hides `translateText`.
+ */
+export async function injectedCatalog(factory: ProcessorFactory, mode: Mode, injectCatalog = true) {
+  const log: ExecutionLog = [];
+  const systems: string[] = [];
+  const seeing = (move: (seen: ModelCall) => ReturnType<typeof say>) => (seen: ModelCall) => {
+    systems.push(systemText(seen));
+    return move(seen);
+  };
+  const processor = factory({
+    tools: sampleTools(log),
+    injectCatalog,
+    filter: ({ toolName, phase }: { toolName: string; phase: string }) =>
+      !(toolName === 'premium_report' && phase === 'load') && toolName !== 'translateText',
+  });
+  const { agent, steps } = createAgent({
+    processors: [processor],
+    script: [
+      seeing(() => call('load_tool', { toolName: 'getWeather' })),
+      seeing(callFirstLoaded({ city: 'Rome' })),
+      seeing(() => say()),
+    ],
+  });
+  await run(agent, mode, 'weather in Rome?', {
+    requestContext: threadContext(`inject-${mode}-${injectCatalog}`),
+  });
+  return { steps, log, systems, processor };
+}
