@@ -850,7 +850,7 @@ describe('catalog listing (catalogInstructions)', () => {
   it('says how to load under autoLoad, and is undefined when the filter leaves nothing', async () => {
     const auto = harness({ catalog: [entry('getWeather')], search: { autoLoad: true } });
     expect(await auto.engine.startRequest().catalogInstructions()).toMatch(
-      /^These tools are available\. To use one, call search_tools with its exact name;[^]*- `getWeather`: The getWeather tool\.$/,
+      /^These tools are available\. To use one, call search_tools with its exact name;[\s\S]*- `getWeather`: The getWeather tool\.$/,
     );
     const none = harness({ catalog: [entry('getWeather')], filter: () => false });
     expect(await none.engine.startRequest().catalogInstructions()).toBeUndefined();
