@@ -1,3 +1,4 @@
+import { ToolSearchError, type ToolSearchErrorCode } from './errors';
 import type { Clock } from './types';
 
 /**
@@ -51,6 +52,22 @@ export function settleWithin<T, F>(
         reject(error);
       },
     );
+  });
+}
+
+/**
+ * Settles as `pending` does or, when `ms` pass on `clock` first, rejects with a `ToolSearchError`
+ * of `code` (the engine's bounds on a store, a ranker and a filter).
+ */
+export function failAfter<T>(
+  pending: PromiseLike<T>,
+  ms: number,
+  clock: Clock,
+  code: ToolSearchErrorCode,
+  message: string,
+): Promise<T> {
+  return settleWithin(pending, ms, clock, (): never => {
+    throw new ToolSearchError(code, message);
   });
 }
 

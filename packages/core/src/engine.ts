@@ -1,5 +1,5 @@
 import { buildCatalog, type Catalog, createRequestCatalogCache, isValidToolName } from './catalog';
-import { settleWithin, systemClock } from './clock';
+import { failAfter, systemClock } from './clock';
 import {
   activatedNames,
   createReceiptSigner,
@@ -304,12 +304,13 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
   ): Promise<SearchResult[]> {
     const value = ranker.search(query, options);
     const answer: unknown = isPromiseLike(value)
-      ? await settleWithin(value, searchTimeoutMs, clock, () => {
-          throw new ToolSearchError(
-            'SEARCH_TIMEOUT',
-            `The ranker did not answer within ${searchTimeoutMs} ms.`,
-          );
-        })
+      ? await failAfter(
+          value,
+          searchTimeoutMs,
+          clock,
+          'SEARCH_TIMEOUT',
+          `The ranker did not answer within ${searchTimeoutMs} ms.`,
+        )
       : value;
     if (!Array.isArray(answer)) {
       throw new ToolSearchError(
@@ -339,12 +340,13 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       throw storeFailure(operation, threadId, error);
     }
     if (!isPromiseLike(value)) return value;
-    return settleWithin(value, storeTimeoutMs, clock, () => {
-      throw new ToolSearchError(
-        'STORE_TIMEOUT',
-        `The load-state store did not answer ${operation} within ${storeTimeoutMs} ms.`,
-      );
-    }).catch((error: unknown) => {
+    return failAfter(
+      value,
+      storeTimeoutMs,
+      clock,
+      'STORE_TIMEOUT',
+      `The load-state store did not answer ${operation} within ${storeTimeoutMs} ms.`,
+    ).catch((error: unknown) => {
       throw storeFailure(operation, threadId, error);
     });
   }
@@ -593,12 +595,13 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
             if (!isPromiseLike(verdict)) return Boolean(verdict);
             // Fail closed: a policy that does not answer refuses the tool, as one that throws does.
             return Boolean(
-              await settleWithin(verdict, filterTimeoutMs, clock, () => {
-                throw new ToolSearchError(
-                  'FILTER_TIMEOUT',
-                  `The filter did not decide on ${JSON.stringify(name)} (${phase}) within ${filterTimeoutMs} ms.`,
-                );
-              }),
+              await failAfter(
+                verdict,
+                filterTimeoutMs,
+                clock,
+                'FILTER_TIMEOUT',
+                `The filter did not decide on ${JSON.stringify(name)} (${phase}) within ${filterTimeoutMs} ms.`,
+              ),
             );
           } catch (error) {
             emit({ type: 'filter-error', threadId, time: now(), toolName: name, phase, error });
