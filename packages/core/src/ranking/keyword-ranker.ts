@@ -108,8 +108,9 @@ export function createKeywordRanker(
 }
 
 /**
- * {@link createKeywordRanker} over a tool list its caller has checked already (the hybrid
- * ranker's factory), so a 10,000-tool build does not check the names twice. Internal.
+ * {@link createKeywordRanker} over a tool list its caller has checked already (the engine's
+ * catalog, `createToolIndex`, the hybrid ranker's factory), so a 10,000-tool build does not check
+ * the names twice. Internal.
  */
 export function keywordRankerOver(
   tools: readonly ToolDescriptor[],
