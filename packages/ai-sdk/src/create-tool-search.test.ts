@@ -1,6 +1,6 @@
 import type { LoadStateStore, ToolSearchEvent } from '@tool-search/core';
 import { createFakeClock } from '@tool-search/core/testing';
-import { generateText, isStepCount, type ModelMessage, streamText, tool } from 'ai';
+import { generateText, isStepCount, type ModelMessage, Output, streamText, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createCatalog } from './__fixtures__/catalog';
@@ -37,6 +37,27 @@ describe('createToolSearch with generateText', () => {
     expect(searchResult.toolName).toBe('search_tools');
     expect((searchResult.value as { results: Array<{ name: string }> }).results[0]!.name).toBe('getWeather');
     expect(await toolSearch.getLoadedToolNames('thread-1')).toEqual(['getWeather']);
+  });
+
+  it('with output: Output.object(), the loaded tool runs and the final answer is parsed', async () => {
+    const { tools, ran } = createCatalog();
+    const toolSearch = createToolSearch({ tools });
+    const { model, toolsPerStep } = scriptedModel([
+      ...searchLoadCall.slice(0, 3),
+      { text: JSON.stringify({ city: 'Rome', conditions: 'sunny' }) },
+    ]);
+
+    const result = await generateText({
+      model,
+      ...toolSearch.forCall({ threadId: 'structured' }),
+      output: Output.object({ schema: z.object({ city: z.string(), conditions: z.string() }) }),
+      stopWhen: isStepCount(10),
+      prompt: 'What is the weather in Rome? Answer as JSON.',
+    });
+
+    expect(toolsPerStep()).toEqual([META, META, [...META, 'getWeather'], [...META, 'getWeather']]);
+    expect(ran).toEqual([{ toolName: 'getWeather', input: { city: 'Rome' } }]);
+    expect(result.output).toEqual({ city: 'Rome', conditions: 'sunny' });
   });
 
   it('keeps what a thread loaded for its next call, from that call’s first step; other threads do not see it', async () => {

@@ -14,6 +14,7 @@ import {
 } from '@tool-search/core';
 import { createFakeClock } from '@tool-search/core/testing';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { call, calls, createAgent, isPrefixChain, type Mode, run, say } from './__fixtures__/harness';
 import {
   approval,
@@ -107,6 +108,35 @@ describe.each(['generate', 'stream'] as const)('ToolSearchProcessor in a real Ma
     });
     expect(log).toEqual([{ tool: 'getWeather', input: { city: 'Rome' } }]);
     expect(result.text).toBe('21 degrees');
+  });
+
+  it('with structuredOutput: the loaded tool runs and the final answer is parsed', async () => {
+    const log: ExecutionLog = [];
+    const { agent, steps } = createAgent({
+      processors: [ours({ tools: sampleTools(log) })],
+      script: [
+        call('search_tools', { query: 'weather' }),
+        call('load_tool', { toolName: 'getWeather' }),
+        call('getWeather', { city: 'Rome' }),
+        say(JSON.stringify({ city: 'Rome', degrees: 21 })),
+      ],
+    });
+    const options = {
+      maxSteps: 10,
+      structuredOutput: { schema: z.object({ city: z.string(), degrees: z.number() }) },
+    };
+    const object =
+      mode === 'generate'
+        ? (await agent.generate('How warm is it in Rome?', options)).object
+        : await (await agent.stream('How warm is it in Rome?', options)).object;
+    expect(steps).toEqual([
+      [S, L],
+      [S, L],
+      [S, L, 'getWeather'],
+      [S, L, 'getWeather'],
+    ]);
+    expect(log).toEqual([{ tool: 'getWeather', input: { city: 'Rome' } }]);
+    expect(object).toEqual({ city: 'Rome', degrees: 21 });
   });
 
   it('autoLoad: the search loads what it finds and load_tool is not offered', async () => {
