@@ -9,8 +9,10 @@ import {
   llmToolSelectorMiddleware,
   tool,
   toolErrorMiddleware,
+  toolStrategy,
 } from 'langchain';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   createCatalog,
   createExecutionLog,
@@ -641,6 +643,125 @@ describe('toolSearchMiddleware with createAgent', () => {
     expect(events.some((event) => event.type === 'tool-rejected' && event.reason === 'reserved-name')).toBe(
       true,
     );
+  });
+
+  it("with a responseFormat (toolStrategy): the structured-output tool is bound after the step's tools, and the answer is parsed", async () => {
+    const { log, catalog } = setup();
+    const report = z.object({ city: z.string(), summary: z.string() }).meta({ title: 'WeatherReport' });
+    const model = fakeModel()
+      .respondWithTools([{ name: 'search_tools', args: { query: 'weather forecast' } }])
+      .respondWithTools([{ name: 'load_tool', args: { toolName: 'get_weather' } }])
+      .respondWithTools([{ name: 'get_weather', args: { city: 'Rome' } }])
+      .respondWithTools([{ name: 'WeatherReport', args: { city: 'Rome', summary: 'sunny' } }]);
+    const bound = recordBoundTools(model);
+    const agent = createAgent({
+      model,
+      middleware: [toolSearchMiddleware({ tools: catalog })],
+      responseFormat: toolStrategy(report),
+    });
+
+    const result = await agent.invoke(ask('Weather report for Rome, please'));
+
+    expect(bound).toEqual([
+      [...META, 'WeatherReport'],
+      [...META, 'WeatherReport'],
+      [...META, 'get_weather', 'WeatherReport'],
+      [...META, 'get_weather', 'WeatherReport'],
+    ]);
+    expect(log.calls).toEqual([{ name: 'get_weather', input: { city: 'Rome' } }]);
+    expect(result.structuredResponse).toEqual({ city: 'Rome', summary: 'sunny' });
+  });
+
+  describe('a catalog tool with returnDirect, as createAgent treats its own', () => {
+    const directTool = (log: ExecutionLog, fail = false) =>
+      tool(
+        async (input: { id?: string }) => {
+          log.calls.push({ name: 'lookup_order', input });
+          if (fail) throw new Error('order service down');
+          return `order ${input.id}: shipped`;
+        },
+        {
+          name: 'lookup_order',
+          description: 'Look up the status of an order',
+          schema: { type: 'object', properties: { id: { type: 'string' } } },
+          returnDirect: true,
+        },
+      );
+    const loadThenCall = (...calls: { name: string; args: Record<string, unknown> }[]) =>
+      fakeModel()
+        .respondWithTools([{ name: 'load_tool', args: { toolName: 'lookup_order' } }])
+        .respondWithTools(calls)
+        .respond(new AIMessage('the model answered after the tool'));
+
+    it('ends the run on its tool message, in a thread with a checkpointer; the next invocation goes on', async () => {
+      const log = createExecutionLog();
+      const { catalog } = setup({ log });
+      const model = loadThenCall({ name: 'lookup_order', args: { id: '42' } });
+      const agent = createAgent({
+        model,
+        middleware: [toolSearchMiddleware({ tools: [...catalog, directTool(log)] })],
+        checkpointer: new MemorySaver(),
+      });
+
+      const result = await agent.invoke(ask('where is order 42?'), thread('direct'));
+
+      expect(model.callCount).toBe(2);
+      expect(result.messages.at(-1)).toBeInstanceOf(ToolMessage);
+      expect(result.messages.at(-1)?.content).toBe('order 42: shipped');
+      // The same as a returnDirect tool registered with the agent.
+      const registered = fakeModel()
+        .respondWithTools([{ name: 'lookup_order', args: { id: '42' } }])
+        .respond(new AIMessage('the model answered after the tool'));
+      const plain = await createAgent({ model: registered, tools: [directTool(log)] }).invoke(
+        ask('where is order 42?'),
+      );
+      expect(registered.callCount).toBe(1);
+      expect(plain.messages.at(-1)?.content).toBe(result.messages.at(-1)?.content);
+
+      const next = await agent.invoke(ask('thanks'), thread('direct'));
+      expect(model.callCount).toBe(3);
+      expect(next.messages.at(-1)?.content).toBe('the model answered after the tool');
+    });
+
+    it('goes on when the tool fails, or when its message is not the last of the step', async () => {
+      const log = createExecutionLog();
+      const { catalog } = setup({ log });
+      const failing = loadThenCall({ name: 'lookup_order', args: { id: '42' } });
+      const failed = await createAgent({
+        model: failing,
+        middleware: [
+          toolSearchMiddleware({ tools: [directTool(log, true)] }),
+          toolErrorMiddleware({ onError: (error) => `failed: ${(error as Error).message}` }),
+        ],
+      }).invoke(ask('where is order 42?'));
+      expect(failing.callCount).toBe(3);
+      expect(failed.messages.at(-1)?.content).toBe('the model answered after the tool');
+
+      const both = loadThenCall(
+        { name: 'lookup_order', args: { id: '42' } },
+        { name: 'load_tool', args: { toolName: 'get_weather' } },
+      );
+      const parallel = await createAgent({
+        model: both,
+        middleware: [toolSearchMiddleware({ tools: [...catalog, directTool(log)] })],
+      }).invoke(ask('where is order 42, and load the weather'));
+      expect(both.callCount).toBe(3);
+      expect(parallel.messages.at(-1)?.content).toBe('the model answered after the tool');
+    });
+
+    it('a catalog tool without returnDirect does not end the run', async () => {
+      const { catalog } = setup();
+      const model = fakeModel()
+        .respondWithTools([{ name: 'load_tool', args: { toolName: 'get_weather' } }])
+        .respondWithTools([{ name: 'get_weather', args: { city: 'Rome' } }])
+        .respond(new AIMessage('sunny'));
+      const result = await createAgent({
+        model,
+        middleware: [toolSearchMiddleware({ tools: catalog })],
+      }).invoke(ask('weather in Rome'));
+      expect(model.callCount).toBe(3);
+      expect(result.messages.at(-1)?.content).toBe('sunny');
+    });
   });
 
   it('side by side with llmToolSelectorMiddleware: it makes one extra model call per agent model call', async () => {

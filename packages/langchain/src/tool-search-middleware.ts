@@ -1,4 +1,4 @@
-import { AIMessage, type BaseMessage, SystemMessage } from '@langchain/core/messages';
+import { AIMessage, type BaseMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
 import type { ToolSearchRequest } from '@tool-search/core';
 import { type AgentMiddleware, createMiddleware } from 'langchain';
 import { createLangChainToolSearch, messagesBeforeCall, toThreadId } from './langchain-tool-search';
@@ -28,6 +28,18 @@ export type ToolSearchMiddleware = AgentMiddleware &
  */
 const MAX_PENDING_CALLS = 1_000;
 
+/** Adds `key` last to a bounded, insertion-ordered map, dropping the oldest entry past the bound. */
+function remember<V>(map: Map<string, V>, key: string, value: V): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > MAX_PENDING_CALLS) map.delete(map.keys().next().value as string);
+}
+
+/** A tool LangChain ends the run after (`returnDirect: true`), as its agent does for its own tools. */
+function returnsDirect(tool: LangChainTool | undefined): boolean {
+  return (tool as { returnDirect?: unknown } | undefined)?.returnDirect === true;
+}
+
 /**
  * Tool search for `createAgent({ model, tools, middleware: [toolSearchMiddleware({ tools: catalog })] })`.
  * Each model call is sent the meta-tools, the agent's own tools and the tools the thread has
@@ -44,23 +56,37 @@ export function toolSearchMiddleware<TContext = unknown>(
       ? new SystemMessage(search.engine.instructions)
       : systemMessage.concat(`\n\n${search.engine.instructions}`);
   const pending = new Map<string, ToolSearchRequest<LangChainTool>>();
+  /**
+   * Tool calls answered by a catalog (or request) tool with `returnDirect`: createAgent ends the
+   * run after such a tool only when it is registered with the agent, which catalog tools are not.
+   */
+  const directAnswers = new Map<string, true>();
   const pendingKey = (threadId: unknown, toolCallId: string) =>
     `${toThreadId(threadId) ?? ''}\u0000${toolCallId}`;
 
-  const remember = (threadId: unknown, response: unknown, request: ToolSearchRequest<LangChainTool>) => {
+  const rememberCalls = (threadId: unknown, response: unknown, request: ToolSearchRequest<LangChainTool>) => {
     if (!AIMessage.isInstance(response)) return;
     for (const call of response.tool_calls ?? []) {
       if (typeof call.id !== 'string' || call.id === '') continue;
-      const key = pendingKey(threadId, call.id);
-      pending.delete(key);
-      pending.set(key, request);
-      if (pending.size > MAX_PENDING_CALLS) pending.delete(pending.keys().next().value as string);
+      remember(pending, pendingKey(threadId, call.id), request);
     }
   };
 
   const middleware = createMiddleware({
     name,
     tools: search.metaTools,
+    beforeModel: {
+      canJumpTo: ['end'],
+      // As createAgent does after a registered returnDirect tool: the run ends on its tool
+      // message when that message is the last one and not an error.
+      hook: (state, runtime) => {
+        const last = state.messages.at(-1);
+        if (!ToolMessage.isInstance(last) || last.status === 'error') return undefined;
+        const key = pendingKey(runtime.configurable?.thread_id, last.tool_call_id);
+        if (!directAnswers.delete(key)) return undefined;
+        return { jumpTo: 'end' };
+      },
+    },
     wrapModelCall: async (request, handler) => {
       const threadId = request.runtime.configurable?.thread_id;
       const step = await search.prepareStep({
@@ -74,7 +100,7 @@ export function toolSearchMiddleware<TContext = unknown>(
         tools: step.tools,
         ...(instructions ? { systemMessage: withInstructions(request.systemMessage) } : {}),
       });
-      remember(threadId, response, step.request);
+      rememberCalls(threadId, response, step.request);
       return response;
     },
     wrapToolCall: async (request, handler) => {
@@ -96,9 +122,13 @@ export function toolSearchMiddleware<TContext = unknown>(
         });
         engineRequest = step.request;
       }
-      return search.runToolCall(engineRequest, toolCall, async (tool) =>
-        handler(tool ? { ...request, tool } : request),
-      );
+      return search.runToolCall(engineRequest, toolCall, async (tool) => {
+        const result = await handler(tool ? { ...request, tool } : request);
+        if (key !== undefined && returnsDirect(tool) && ToolMessage.isInstance(result)) {
+          remember(directAnswers, key, true);
+        }
+        return result;
+      });
     },
   });
 

@@ -55,8 +55,10 @@ type FakeModel = ReturnType<typeof fakeModel>;
 export function recordBoundTools(model: FakeModel): string[][] {
   const bound: string[][] = [];
   const bindTools = model.bindTools.bind(model);
-  model.bindTools = ((tools: { name?: string; type?: string }[]) => {
-    bound.push(tools.map((entry) => entry.name ?? entry.type ?? '?'));
+  model.bindTools = ((tools: { name?: string; type?: string; function?: { name?: string } }[]) => {
+    // A LangChain tool has a name; a function definition (a structured-output tool) names its
+    // function; a provider's tool spec has a type.
+    bound.push(tools.map((entry) => entry.name ?? entry.function?.name ?? entry.type ?? '?'));
     return bindTools(tools as Parameters<FakeModel['bindTools']>[0]);
   }) as FakeModel['bindTools'];
   return bound;
