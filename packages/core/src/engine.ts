@@ -7,7 +7,7 @@ import {
   deriveLoadState,
   type ReceiptSigner,
 } from './context-state';
-import { ToolSearchError } from './errors';
+import { optionsObject, ToolSearchError } from './errors';
 import { safeListener } from './listener';
 import { capLoadedNames, type LoadedToolsReplay } from './loaded-tools-cap';
 import { createMemoryStore, DEFAULT_MAX_THREADS } from './memory-store';
@@ -69,15 +69,9 @@ const ALL_THREADS = '*';
 function checkRequestOptions<TTool, TContext>(
   options: RequestOptions<TTool, TContext> | null | undefined,
 ): RequestOptions<TTool, TContext> {
-  if (options === undefined || options === null) return {};
-  if (typeof options !== 'object') {
-    throw new ToolSearchError(
-      'INVALID_OPTIONS',
-      `startRequest takes an options object, got ${typeof options}`,
-    );
-  }
+  const given = optionsObject(options, 'startRequest');
   for (const key of ['alwaysOn', 'requestTools'] as const) {
-    const value: unknown = options[key];
+    const value: unknown = given[key];
     if (value !== undefined && value !== null && !Array.isArray(value)) {
       throw new ToolSearchError(
         'INVALID_OPTIONS',
@@ -85,7 +79,7 @@ function checkRequestOptions<TTool, TContext>(
       );
     }
   }
-  return options;
+  return given;
 }
 
 /** Missing, empty or non-string thread ids share the 'default' thread. */

@@ -33,3 +33,15 @@ export class ToolSearchError extends Error {
     return typeof value === 'object' && value !== null && (value as { [marker]?: unknown })[marker] === true;
   }
 }
+
+/**
+ * A factory's options: none (`undefined` or `null`) is `{}`; anything but an object is an
+ * INVALID_OPTIONS error naming the factory, rather than a TypeError or a silent default.
+ */
+export function optionsObject<T extends object>(options: T | null | undefined, takenBy: string): T {
+  if (options === undefined || options === null) return {} as T;
+  if (typeof options !== 'object') {
+    throw new ToolSearchError('INVALID_OPTIONS', `${takenBy} takes an options object, got ${typeof options}`);
+  }
+  return options;
+}

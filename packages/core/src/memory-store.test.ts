@@ -117,6 +117,10 @@ describe('createMemoryStore', () => {
         expect(ToolSearchError.isInstance(error) && error.code).toBe('INVALID_OPTIONS');
       }
     }
+    expect(() => createMemoryStore(42 as never)).toThrow(/takes an options object, got number/);
+    const store = createMemoryStore(null); // no options: the defaults
+    expect(store.get('a')).toEqual([]);
+    store.dispose();
   });
 
   it('behaves like a list-of-sets model under any sequence of operations (property)', () => {

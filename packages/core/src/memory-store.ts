@@ -1,5 +1,5 @@
 import { systemClock } from './clock';
-import { ToolSearchError } from './errors';
+import { optionsObject, ToolSearchError } from './errors';
 import { safeListener } from './listener';
 import type { Clock, LoadStateStore, StoreStats } from './types';
 
@@ -46,7 +46,8 @@ export function sweepInterval(ttl: number): number {
  * The map is kept in access order (a read or add moves the thread to the end),
  * so LRU eviction and the TTL sweep only touch the threads they remove.
  */
-export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore {
+export function createMemoryStore(given?: MemoryStoreOptions | null): MemoryStore {
+  const options = optionsObject(given, 'createMemoryStore');
   const ttl = options.ttl ?? DEFAULT_TTL;
   const maxThreads = options.maxThreads ?? DEFAULT_MAX_THREADS;
   const clock = options.clock ?? systemClock;

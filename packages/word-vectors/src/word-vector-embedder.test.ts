@@ -105,6 +105,12 @@ describe('createWordVectorEmbedder', () => {
     }
     expect(embedder.embed(['__proto__', 'constructor', 'weather '.repeat(20_000)])).toHaveLength(3);
     expect(() => embedder.embed('weather' as never)).toThrow(ToolSearchError);
+    // An item that is not a text is an error, not a zero vector (nor the text "null").
+    for (const item of [null, undefined, 42, {}]) {
+      expect(() => embedder.embed(['weather', item as never])).toThrow(/item 1 is/);
+      expect(() => embedder.embedWords([item as never])).toThrow(/item 0 is/);
+    }
+    expect(() => embedder.embed(new Array(2))).toThrow(/item 0 is undefined/);
   });
 
   it('leaves out the most frequent words, and gives the same vectors however many words it has met', () => {
@@ -127,6 +133,14 @@ describe('createWordVectorEmbedder', () => {
       expect(() => createWordVectorEmbedder({ smoothing })).toThrow(ToolSearchError);
     }
     expect(createWordVectorEmbedder({ smoothing: 1e-3 }).id).toContain('sif=0.001');
+  });
+
+  it('rejects options that are not an object, and a removeCommonDirection that is not a boolean', () => {
+    expect(() => createWordVectorEmbedder('fast' as never)).toThrow(/takes an options object, got string/);
+    expect(() => createWordVectorEmbedder({ removeCommonDirection: 'no' as never })).toThrow(
+      /removeCommonDirection must be a boolean/,
+    );
+    expect(createWordVectorEmbedder(null).id).toBe(embedder.id);
   });
 
   it('estimates word frequencies from ranks with Zipf’s law (they sum to about 1)', () => {

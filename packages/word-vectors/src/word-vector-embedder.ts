@@ -207,7 +207,14 @@ function modelOf(table: WordVectorTable, smoothing: number): Model {
  * stellar, explorer), then ignored. A text with no known word gets the zero
  * vector. The vectors are read from the package on first use (about 25–30 ms in a fresh process).
  */
-export function createWordVectorEmbedder(options: WordVectorEmbedderOptions = {}): WordVectorEmbedder {
+export function createWordVectorEmbedder(given: WordVectorEmbedderOptions | null = {}): WordVectorEmbedder {
+  const options = given ?? {};
+  if (typeof options !== 'object') {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      `createWordVectorEmbedder takes an options object, got ${typeof options}`,
+    );
+  }
   const smoothing = options.smoothing ?? DEFAULT_SMOOTHING;
   if (typeof smoothing !== 'number' || !(smoothing > 0) || !Number.isFinite(smoothing)) {
     throw new ToolSearchError(
@@ -216,9 +223,21 @@ export function createWordVectorEmbedder(options: WordVectorEmbedderOptions = {}
     );
   }
   const removeCommonDirection = options.removeCommonDirection ?? true;
+  if (typeof removeCommonDirection !== 'boolean') {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      `removeCommonDirection must be a boolean, got ${typeof removeCommonDirection}`,
+    );
+  }
   const texts = new TextEmbedding(smoothing, removeCommonDirection);
   const embedChecked = (input: readonly string[], misuse: string): Float32Array[] => {
     if (!Array.isArray(input)) throw new ToolSearchError('INVALID_INPUT', misuse);
+    // A hole, null or number would otherwise embed as no words: a zero vector, silently.
+    for (let index = 0; index < input.length; index++) {
+      if (typeof input[index] !== 'string') {
+        throw new ToolSearchError('INVALID_INPUT', `${misuse}; item ${index} is ${typeof input[index]}`);
+      }
+    }
     return texts.embedAll(input);
   };
 

@@ -296,6 +296,26 @@ describe('createHybridRanker', () => {
       expect((await ranker.search('umbrella', { topK: 1 }))[0]!.name).toBe('get_forecast');
   });
 
+  it('a toolText that returns no string is reported (INVALID_OPTIONS, naming the tool) and the search answers lexically', () => {
+    for (const toolText of [() => undefined, () => 42, () => null]) {
+      const onError = vi.fn();
+      const ranker = createHybridRanker({
+        embedder: conceptEmbedder(),
+        toolText: toolText as never,
+        onError,
+      })(tools);
+      expect(now(ranker.search('send an email', { topK: 2 }))).toEqual(
+        createKeywordRanker(tools).search('send an email', { topK: 2 }),
+      );
+      expect(onError).toHaveBeenCalledWith(
+        expect.objectContaining({
+          code: 'INVALID_OPTIONS',
+          message: expect.stringMatching(/toolText must return a string.*"get_forecast"/),
+        }),
+      );
+    }
+  });
+
   it('falls back to the lexical ranking when the embedder fails, reports it, and retries later', async () => {
     const { embedder, service } = downUntilFixed('flaky');
     const errors: unknown[] = [];

@@ -254,6 +254,12 @@ function planToolVectors(
   // text key), those of cached tools are garbage.
   for (let position = 0; position < tools.length; position++) {
     const text = toolText(tools[position]!);
+    if (typeof text !== 'string') {
+      throw new ToolSearchError(
+        'INVALID_OPTIONS',
+        `toolText must return a string; it returned ${text === null ? 'null' : typeof text} for "${tools[position]!.name}"`,
+      );
+    }
     const key = textKey(text);
     const slot = cache.slotOf(key);
     if (slot >= 0) {

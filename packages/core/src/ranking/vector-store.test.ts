@@ -28,6 +28,8 @@ describe('createMemoryVectorStore', () => {
     for (const capacity of [-1, Number.NaN, '10' as unknown as number]) {
       expect(() => createMemoryVectorStore({ capacity })).toThrow(ToolSearchError);
     }
+    expect(() => createMemoryVectorStore('big' as never)).toThrow(/takes an options object, got string/);
+    expect(createMemoryVectorStore(null).get('a', ['one'])).toEqual([undefined]);
     const store = createMemoryVectorStore();
     expect(() => store.get(1 as unknown as string, [])).toThrow(/namespace must be a string/);
     expect(() => store.get('a', 'text' as unknown as string[])).toThrow(/texts must be an array/);

@@ -1,4 +1,4 @@
-import { ToolSearchError } from '../errors';
+import { optionsObject, ToolSearchError } from '../errors';
 import type { MaybePromise } from '../types';
 import type { EmbeddingVector } from './embedder';
 
@@ -44,8 +44,9 @@ const keyOf = (namespace: string, text: string): string => `${namespace.length}:
  * A {@link VectorStore} in a `Map`, least recently used forgotten beyond `capacity`. Vectors
  * are copied in and out, so neither side can change what the other holds.
  */
-export function createMemoryVectorStore(options: MemoryVectorStoreOptions = {}): MemoryVectorStore {
-  const capacity = options?.capacity ?? DEFAULT_CAPACITY;
+export function createMemoryVectorStore(given?: MemoryVectorStoreOptions | null): MemoryVectorStore {
+  const options = optionsObject(given, 'createMemoryVectorStore');
+  const capacity = options.capacity ?? DEFAULT_CAPACITY;
   if (typeof capacity !== 'number' || !(capacity >= 0)) {
     throw new ToolSearchError('INVALID_OPTIONS', `capacity must be a number ≥ 0, got ${String(capacity)}`);
   }
