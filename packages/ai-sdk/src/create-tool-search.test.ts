@@ -586,6 +586,12 @@ describe('input at the edges', () => {
     expect(() => createToolSearch({ tools: null as never })).toThrow(
       expect.objectContaining({ code: 'INVALID_OPTIONS' }),
     );
+    // forCall: no options (null too) is the default thread; anything else that is not an object is refused.
+    const toolSearch = createToolSearch({ tools });
+    expect(toolSearch.forCall(null).activeTools).toEqual(META);
+    expect(() => toolSearch.forCall('user-42' as never)).toThrow(
+      /forCall takes an options object, got string/,
+    );
   });
 
   it('handles tools named __proto__ and constructor', async () => {

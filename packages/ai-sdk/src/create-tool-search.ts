@@ -2,6 +2,7 @@ import {
   createStateControls,
   createToolSearchEngine,
   isMetaToolName,
+  optionsObject,
   type StateControls,
   type ToolSearchEngine,
   type ToolSearchEngineOptions,
@@ -44,7 +45,7 @@ export interface ToolSearch<
 > extends StateControls {
   /** Settings for one call. Call it once per generateText / streamText call (or in an agent's `prepareCall`). */
   forCall(
-    options?: ToolSearchCallOptions<REQUEST_CONTEXT>,
+    options?: ToolSearchCallOptions<REQUEST_CONTEXT> | null,
   ): ToolSearchCallSettings<ToolSearchToolSet<TOOLS, ALWAYS_ON>>;
   /**
    * The tool set's shape for an agent's constructor (its types and UI message validation).
@@ -123,8 +124,11 @@ export function createToolSearch<
     alwaysOnEntries: alwaysOnTools.map(([name, tool]) => toCatalogEntry(name, tool)),
     contextStorage,
   };
-  const forCall = (callOptions: ToolSearchCallOptions<REQUEST_CONTEXT> = {}) =>
-    createCallSettings(binding, callOptions) as unknown as ToolSearchCallSettings<TOOLSET>;
+  const forCall = (callOptions?: ToolSearchCallOptions<REQUEST_CONTEXT> | null) =>
+    createCallSettings(
+      binding,
+      optionsObject(callOptions, 'forCall'),
+    ) as unknown as ToolSearchCallSettings<TOOLSET>;
 
   const inertTools = new Map<string, Tool>();
   const refuse = (name: string) => () => {

@@ -4,7 +4,7 @@ export type { ReceiptSigner } from './context-state';
 export { activatedNames, createReceiptSigner, deriveLoadedNames, normalizeToolOutput } from './context-state';
 export { createToolSearchEngine, DEFAULT_THREAD_ID, normalizeThreadId } from './engine';
 export type { ToolSearchErrorCode } from './errors';
-export { ToolSearchError } from './errors';
+export { optionsObject, ToolSearchError } from './errors';
 export type { MemoryStore, MemoryStoreEvictReason, MemoryStoreOptions } from './memory-store';
 export { createMemoryStore } from './memory-store';
 export type { MetaToolOptions } from './meta-tools';

@@ -4,6 +4,7 @@ import { fakeModel } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { createCatalog, createExecutionLog, recordBoundTools, recordingTool } from './__fixtures__/tools';
 import { createToolSearchBinder, type ToolSearchBinder } from './tool-search-binder';
+import { toolSearchMiddleware } from './tool-search-middleware';
 
 const META = ['search_tools', 'load_tool'];
 
@@ -148,6 +149,23 @@ describe('createToolSearchBinder in a hand-written loop', () => {
     await expect(second.runToolCall({ name: 'save_file', args: {}, id: 'call-2' })).rejects.toThrow(
       'disk full',
     );
+  });
+
+  it('takes null as no options, and refuses options that are not an object (binder and middleware)', async () => {
+    expect((await createToolSearchBinder(null as never).bind({ model: fakeModel() })).visible).toEqual([
+      'search_tools',
+      'load_tool',
+    ]);
+    expect(toolSearchMiddleware(null as never).name).toBe('ToolSearch');
+    expect(() => createToolSearchBinder([] as never)).not.toThrow(); // an array is an object: no catalog
+    for (const options of ['tools', 42]) {
+      expect(() => createToolSearchBinder(options as never)).toThrow(
+        expect.objectContaining({ code: 'INVALID_OPTIONS' }),
+      );
+      expect(() => toolSearchMiddleware(options as never)).toThrow(
+        expect.objectContaining({ code: 'INVALID_OPTIONS' }),
+      );
+    }
   });
 
   it('rejects a model without bindTools, and an input that is not an AI message', async () => {

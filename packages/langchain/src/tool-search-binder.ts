@@ -1,6 +1,6 @@
 import { AIMessage, type BaseMessage, type ToolCall, ToolMessage } from '@langchain/core/messages';
 import type { RunnableConfig } from '@langchain/core/runnables';
-import { ToolSearchError } from '@tool-search/core';
+import { optionsObject, ToolSearchError } from '@tool-search/core';
 import { type BindableTool, createLangChainToolSearch } from './langchain-tool-search';
 import type { LangChainTool, ToolSearchOptions, ToolSearchStateControls } from './options';
 import { isClientTool } from './to-catalog-entries';
@@ -78,7 +78,7 @@ function toToolMessage(output: unknown, call: ToolCall, tool: LangChainTool): To
 export function createToolSearchBinder<TContext = unknown>(
   options: ToolSearchBinderOptions<TContext>,
 ): ToolSearchBinder<TContext> {
-  const { alwaysOn = [], ...searchOptions } = options;
+  const { alwaysOn = [], ...searchOptions } = optionsObject(options, 'createToolSearchBinder');
   const search = createLangChainToolSearch<TContext>(searchOptions);
 
   return {

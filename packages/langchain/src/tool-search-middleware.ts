@@ -1,5 +1,5 @@
 import { AIMessage, type BaseMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
-import type { ToolSearchRequest } from '@tool-search/core';
+import { optionsObject, type ToolSearchRequest } from '@tool-search/core';
 import { type AgentMiddleware, createMiddleware } from 'langchain';
 import { createLangChainToolSearch, messagesBeforeCall, toThreadId } from './langchain-tool-search';
 import type { LangChainTool, ToolSearchOptions, ToolSearchStateControls } from './options';
@@ -49,7 +49,11 @@ function returnsDirect(tool: LangChainTool | undefined): boolean {
 export function toolSearchMiddleware<TContext = unknown>(
   options: ToolSearchMiddlewareOptions<TContext>,
 ): ToolSearchMiddleware {
-  const { name = 'ToolSearch', instructions = true, ...searchOptions } = options;
+  const {
+    name = 'ToolSearch',
+    instructions = true,
+    ...searchOptions
+  } = optionsObject(options, 'toolSearchMiddleware');
   const search = createLangChainToolSearch<TContext>(searchOptions);
   const withInstructions = (systemMessage: SystemMessage | undefined): SystemMessage =>
     !systemMessage || systemMessage.text === ''

@@ -942,6 +942,9 @@ describe('ToolSearchProcessor', () => {
     const alias = createTool({ id: 'sendEmail', description: 'Not the mailer.', execute: async () => ({}) });
     const mismatch = catch_(() => new ToolSearchProcessor({ tools: { ...sampleTools(), other: alias } }));
     expect(ToolSearchError.isInstance(mismatch) && mismatch.code).toBe('TOOL_ID_MISMATCH');
+    const notAnObject = catch_(() => new ToolSearchProcessor('getWeather' as never));
+    expect(ToolSearchError.isInstance(notAnObject) && notAnObject.code).toBe('INVALID_OPTIONS');
+    expect(new ToolSearchProcessor(null as never).id).toBe('tool-search');
   });
 
   it('survives a request context whose get throws', async () => {

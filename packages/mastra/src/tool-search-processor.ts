@@ -9,6 +9,7 @@ import {
   LOAD_TOOL_NAME,
   type LoadStateStore,
   type MaybePromise,
+  optionsObject,
   type RankerFactory,
   type StoreStats,
   type ToolSearchEngine,
@@ -137,7 +138,8 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
   /** Static tools this processor restored into a request's tools (Mastra passes them back as the agent's). */
   readonly #restored = new WeakMap<object, ReadonlySet<string>>();
 
-  constructor(options: ToolSearchProcessorOptions<TStorage>) {
+  constructor(given: ToolSearchProcessorOptions<TStorage>) {
+    const options = optionsObject(given, 'ToolSearchProcessor');
     const catalog = toCatalogEntries(options?.tools);
     this.#staticEntries = new Set(catalog);
     this.#includeResolvedTools = options?.includeResolvedTools === true;
