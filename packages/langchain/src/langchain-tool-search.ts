@@ -90,9 +90,10 @@ export function messagesBeforeCall(
  */
 export function createLangChainToolSearch<TContext>(options: ToolSearchOptions<TContext>) {
   const { tools, includeResolvedTools = false, ...engineOptions } = options;
+  const catalog = toCatalogEntries(tools);
   const engine: ToolSearchEngine<LangChainTool, TContext> = createToolSearchEngine<LangChainTool, TContext>({
     ...engineOptions,
-    catalog: toCatalogEntries(tools),
+    catalog,
   });
   const contextStorage = engineOptions.storage === 'context';
 
@@ -209,5 +210,8 @@ export function createLangChainToolSearch<TContext>(options: ToolSearchOptions<T
       ),
   };
 
-  return { engine, metaTools, prepareStep, runToolCall, controls };
+  /** The catalog's tools, as given. */
+  const catalogTools: readonly LangChainTool[] = catalog.map((entry) => entry.tool);
+
+  return { engine, metaTools, catalogTools, prepareStep, runToolCall, controls };
 }

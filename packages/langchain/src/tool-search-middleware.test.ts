@@ -749,8 +749,11 @@ describe('toolSearchMiddleware with createAgent', () => {
       expect(parallel.messages.at(-1)?.content).toBe('the model answered after the tool');
     });
 
-    it('a catalog tool without returnDirect does not end the run', async () => {
+    it('a catalog tool without returnDirect does not end the run; without one, no hook is added to the graph', async () => {
       const { catalog } = setup();
+      // The hook is a graph node run before every model call: only a catalog that needs it has it.
+      expect(toolSearchMiddleware({ tools: catalog }).beforeModel).toBeUndefined();
+      expect(toolSearchMiddleware({ tools: [directTool(createExecutionLog())] }).beforeModel).toBeDefined();
       const model = fakeModel()
         .respondWithTools([{ name: 'load_tool', args: { toolName: 'get_weather' } }])
         .respondWithTools([{ name: 'get_weather', args: { city: 'Rome' } }])

@@ -76,21 +76,26 @@ export function toolSearchMiddleware<TContext = unknown>(
     }
   };
 
+  // As createAgent does after a registered returnDirect tool: the run ends on its tool message
+  // when that message is the last one and not an error. Only a catalog with such a tool gets
+  // the hook: it is a graph node, run before every model call (about 1–2 ms a step here).
+  const endAfterDirectAnswer = {
+    canJumpTo: ['end' as const],
+    hook: (state: { messages: BaseMessage[] }, runtime: { configurable?: { thread_id?: unknown } }) => {
+      const last = state.messages.at(-1);
+      if (!ToolMessage.isInstance(last) || last.status === 'error') return undefined;
+      const key = pendingKey(runtime.configurable?.thread_id, last.tool_call_id);
+      if (!directAnswers.delete(key)) return undefined;
+      return { jumpTo: 'end' as const };
+    },
+  };
+
+  const endsOnDirectAnswers = search.catalogTools.some(returnsDirect);
+
   const middleware = createMiddleware({
     name,
     tools: search.metaTools,
-    beforeModel: {
-      canJumpTo: ['end'],
-      // As createAgent does after a registered returnDirect tool: the run ends on its tool
-      // message when that message is the last one and not an error.
-      hook: (state, runtime) => {
-        const last = state.messages.at(-1);
-        if (!ToolMessage.isInstance(last) || last.status === 'error') return undefined;
-        const key = pendingKey(runtime.configurable?.thread_id, last.tool_call_id);
-        if (!directAnswers.delete(key)) return undefined;
-        return { jumpTo: 'end' };
-      },
-    },
+    ...(endsOnDirectAnswers ? { beforeModel: endAfterDirectAnswer } : {}),
     wrapModelCall: async (request, handler) => {
       const threadId = request.runtime.configurable?.thread_id;
       const step = await search.prepareStep({
@@ -128,7 +133,12 @@ export function toolSearchMiddleware<TContext = unknown>(
       }
       return search.runToolCall(engineRequest, toolCall, async (tool) => {
         const result = await handler(tool ? { ...request, tool } : request);
-        if (key !== undefined && returnsDirect(tool) && ToolMessage.isInstance(result)) {
+        if (
+          endsOnDirectAnswers &&
+          key !== undefined &&
+          returnsDirect(tool) &&
+          ToolMessage.isInstance(result)
+        ) {
           remember(directAnswers, key, true);
         }
         return result;
