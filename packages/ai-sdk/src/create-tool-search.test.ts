@@ -475,6 +475,37 @@ describe('guard', () => {
     );
   });
 
+  it('a client-side tool (no execute) goes to the client only once loaded; a forbidden one never does', async () => {
+    const tools = {
+      getLocation: tool({ description: 'Read the location from the browser', inputSchema: z.object({}) }),
+      deleteAccount: tool({ description: 'Delete the account, on the client', inputSchema: z.object({}) }),
+    };
+    const toolSearch = createToolSearch({ tools, filter: ({ toolName }) => toolName !== 'deleteAccount' });
+    const { model, toolsPerStep } = scriptedModel([
+      { toolCalls: [{ toolName: 'deleteAccount', input: {} }] },
+      { toolCalls: [{ toolName: 'load_tool', input: { toolName: 'deleteAccount' } }] },
+      { toolCalls: [{ toolName: 'load_tool', input: { toolName: 'getLocation' } }] },
+      { toolCalls: [{ toolName: 'getLocation', input: {} }] },
+    ]);
+    const result = await generateText({
+      model,
+      ...toolSearch.forCall({ threadId: 'browser' }),
+      stopWhen: isStepCount(10),
+      prompt: 'delete my account, then tell me where I am',
+    });
+
+    expect(toolsPerStep()).toEqual([META, META, META, [...META, 'getLocation']]);
+    // The forbidden call is invalid and answered with an error: there is nothing for the client to run.
+    expect(result.steps[0]!.toolCalls[0]).toMatchObject({ toolName: 'deleteAccount', invalid: true });
+    expect(result.steps[0]!.content.some((part) => part.type === 'tool-error')).toBe(true);
+    // The loaded one ends the call with a pending tool call, for the client to answer.
+    expect(result.finishReason).toBe('tool-calls');
+    const last = result.steps.at(-1)!;
+    expect(last.toolCalls).toMatchObject([{ toolName: 'getLocation' }]);
+    expect(last.toolCalls[0]!.invalid).toBeFalsy();
+    expect(last.toolResults).toEqual([]);
+  });
+
   it('an unknown tool name gets a clear tool error too', async () => {
     const toolSearch = createToolSearch({ tools: createCatalog().tools });
     const { model, seen } = scriptedModel([
