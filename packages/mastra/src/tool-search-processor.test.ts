@@ -129,12 +129,8 @@ describe.each(['generate', 'stream'] as const)('ToolSearchProcessor in a real Ma
       mode === 'generate'
         ? (await agent.generate('How warm is it in Rome?', options)).object
         : await (await agent.stream('How warm is it in Rome?', options)).object;
-    expect(steps).toEqual([
-      [S, L],
-      [S, L],
-      [S, L, 'getWeather'],
-      [S, L, 'getWeather'],
-    ]);
+    // The same steps as the call without structured output.
+    expect(steps).toEqual((await searchLoadCall(ours, mode)).steps);
     expect(log).toEqual([{ tool: 'getWeather', input: { city: 'Rome' } }]);
     expect(object).toEqual({ city: 'Rome', degrees: 21 });
   });
