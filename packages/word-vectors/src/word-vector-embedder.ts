@@ -5,6 +5,7 @@ import {
   type Embedder,
   forEachWord,
   hashWord,
+  optionsObject,
   ToolSearchError,
   type WordSink,
   type WordTable,
@@ -207,14 +208,8 @@ function modelOf(table: WordVectorTable, smoothing: number): Model {
  * stellar, explorer), then ignored. A text with no known word gets the zero
  * vector. The vectors are read from the package on first use (about 25–30 ms in a fresh process).
  */
-export function createWordVectorEmbedder(given: WordVectorEmbedderOptions | null = {}): WordVectorEmbedder {
-  const options = given ?? {};
-  if (typeof options !== 'object') {
-    throw new ToolSearchError(
-      'INVALID_OPTIONS',
-      `createWordVectorEmbedder takes an options object, got ${typeof options}`,
-    );
-  }
+export function createWordVectorEmbedder(given?: WordVectorEmbedderOptions | null): WordVectorEmbedder {
+  const options = optionsObject(given, 'createWordVectorEmbedder');
   const smoothing = options.smoothing ?? DEFAULT_SMOOTHING;
   if (typeof smoothing !== 'number' || !(smoothing > 0) || !Number.isFinite(smoothing)) {
     throw new ToolSearchError(
