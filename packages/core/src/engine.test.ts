@@ -615,6 +615,26 @@ describe('tool names', () => {
     });
   });
 
+  it('reports once that an agent tool shadows the catalog tool of the same name; a name in alwaysOn does not', async () => {
+    const { engine, eventsOf } = harness();
+    const own = entry('getWeather', { owner: 'agent' });
+    for (const threadId of ['a', 'b']) {
+      const request = engine.startRequest({ threadId, alwaysOn: [own, 'send_email'] });
+      expect((await request.prepareStep()).visible).toEqual([
+        'search_tools',
+        'load_tool',
+        'getWeather',
+        'send_email',
+      ]);
+      expect(request.resolve('getWeather')).toBe(own);
+    }
+    const reported = eventsOf('tool-rejected');
+    expect(reported.map((event) => [event.toolName, event.reason, event.threadId])).toEqual([
+      ['getWeather', 'duplicate-name', 'a'],
+    ]);
+    expect(reported[0]!.message).toMatch(/also one of the agent's own tools.*saves nothing/);
+  });
+
   it('drops a request tool named like a meta-tool, with an event; the meta-tool stays', async () => {
     const { engine, eventsOf } = harness();
     const impostor = entry('search_tools', { owner: 'impostor' });

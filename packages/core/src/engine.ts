@@ -164,6 +164,8 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
 
   const staticCatalog = buildCatalog(options.catalog, { mode: 'strict', rankerFactory });
   staticCatalog.ranker(); // Build the index now: its cost belongs to start-up, not to the first search.
+  /** Catalog names an agent's own tool was reported to shadow (at most the catalog's size). */
+  const shadowReported = new Set<string>();
 
   const storage = options.storage ?? 'in-memory';
   let store: LoadStateStore | undefined;
@@ -554,6 +556,18 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
         }
         if (seen.has(name)) continue;
         seen.add(name);
+        if (given !== undefined && !shadowReported.has(name) && staticCatalog.byName(name) !== undefined) {
+          // Once per engine: the agent passes every step the same tools.
+          shadowReported.add(name);
+          emit({
+            type: 'tool-rejected',
+            threadId,
+            time: now(),
+            toolName: name,
+            reason: 'duplicate-name',
+            message: `The catalog tool "${name}" is also one of the agent's own tools, which are sent on every step: tool search saves nothing for it, and the agent's tool is the one that runs. Leave it out of the catalog or out of the agent's tools (to keep a catalog tool always visible, pass its name in alwaysOn).`,
+          });
+        }
         alwaysOn.push({ name, entry: given ?? lookupExact(name) });
       }
     }

@@ -767,6 +767,32 @@ describe('toolSearchMiddleware with createAgent', () => {
     });
   });
 
+  it('a catalog tool also given to createAgent is sent on every step, and reported once', async () => {
+    const { catalog } = setup();
+    const events: ToolSearchEvent[] = [];
+    const model = fakeModel()
+      .respondWithTools([{ name: 'get_weather', args: { city: 'Rome' } }])
+      .respond(new AIMessage('sunny'));
+    const bound = recordBoundTools(model);
+    await createAgent({
+      model,
+      tools: [catalog[0]!], // the same get_weather tool object as in the catalog
+      middleware: [toolSearchMiddleware({ tools: catalog, onEvent: (event) => events.push(event) })],
+    }).invoke(ask('weather in Rome'));
+    expect(bound).toEqual([
+      [...META, 'get_weather'],
+      [...META, 'get_weather'],
+    ]);
+    const reported = events.filter((event) => event.type === 'tool-rejected');
+    expect(reported).toEqual([
+      expect.objectContaining({
+        toolName: 'get_weather',
+        reason: 'duplicate-name',
+        message: expect.stringMatching(/saves nothing/),
+      }),
+    ]);
+  });
+
   it('side by side with llmToolSelectorMiddleware: it makes one extra model call per agent model call', async () => {
     const { catalog } = setup();
     const selector = fakeModel().structuredResponse({ tools: ['get_weather'] });

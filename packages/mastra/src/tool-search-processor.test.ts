@@ -923,6 +923,26 @@ describe('ToolSearchProcessor', () => {
     store.dispose();
   });
 
+  it('a catalog tool also given to the Agent is sent on every step, and reported once', async () => {
+    const log: ExecutionLog = [];
+    const catalog = sampleTools(log);
+    const events: ToolSearchEvent[] = [];
+    const { agent, steps } = createAgent({
+      processors: [new ToolSearchProcessor({ tools: catalog, onEvent: (event) => events.push(event) })],
+      tools: { getWeather: catalog.getWeather },
+      script: [call('getWeather', { city: 'Rome' }), say('ok')],
+    });
+    await run(agent, 'generate', 'weather in Rome');
+    expect(steps).toEqual([
+      [S, L, 'getWeather'],
+      [S, L, 'getWeather'],
+    ]);
+    expect(log).toEqual([{ tool: 'getWeather', input: { city: 'Rome' } }]);
+    expect(events.filter((event) => event.type === 'tool-rejected')).toEqual([
+      expect.objectContaining({ toolName: 'getWeather', reason: 'duplicate-name' }),
+    ]);
+  });
+
   it('rejects a catalog whose names collide, with a typed error', () => {
     const tool = createTool({ id: 'search_tools', description: 'x', execute: async () => ({}) });
     const catch_ = (run: () => unknown) => {
