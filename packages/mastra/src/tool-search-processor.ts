@@ -140,26 +140,26 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
 
   constructor(given: ToolSearchProcessorOptions<TStorage>) {
     const options = optionsObject(given, 'ToolSearchProcessor');
-    const catalog = toCatalogEntries(options?.tools);
+    const catalog = toCatalogEntries(options.tools);
     this.#staticEntries = new Set(catalog);
-    this.#includeResolvedTools = options?.includeResolvedTools === true;
-    this.#injectCatalog = options?.injectCatalog === true;
-    this.#contextStorage = options?.storage === 'context';
-    const filter = options?.filter;
+    this.#includeResolvedTools = options.includeResolvedTools === true;
+    this.#injectCatalog = options.injectCatalog === true;
+    this.#contextStorage = options.storage === 'context';
+    const filter = options.filter;
     this.#engine = createToolSearchEngine<unknown, RequestContext>({
       catalog,
-      search: options?.search,
-      storage: options?.storage,
-      ttl: options?.ttl,
-      maxThreads: options?.maxThreads,
-      maxLoadedTools: options?.maxLoadedTools,
-      signingSecret: options?.signingSecret,
-      ranker: options?.ranker,
-      clock: options?.clock,
-      onEvent: options?.onEvent,
-      storeTimeoutMs: options?.storeTimeoutMs,
-      searchTimeoutMs: options?.searchTimeoutMs,
-      filterTimeoutMs: options?.filterTimeoutMs,
+      search: options.search,
+      storage: options.storage,
+      ttl: options.ttl,
+      maxThreads: options.maxThreads,
+      maxLoadedTools: options.maxLoadedTools,
+      signingSecret: options.signingSecret,
+      ranker: options.ranker,
+      clock: options.clock,
+      onEvent: options.onEvent,
+      storeTimeoutMs: options.storeTimeoutMs,
+      searchTimeoutMs: options.searchTimeoutMs,
+      filterTimeoutMs: options.filterTimeoutMs,
       filter: filter
         ? ({ toolName, tool, requestContext, phase }) => {
             const id = isObject(tool) ? (tool as { id?: unknown }).id : undefined;
