@@ -1,6 +1,15 @@
 import type { LoadStateStore, ToolSearchEvent } from '@tool-search/core';
 import { createFakeClock } from '@tool-search/core/testing';
-import { generateText, isStepCount, type ModelMessage, Output, streamText, tool } from 'ai';
+import {
+  dynamicTool,
+  generateText,
+  isStepCount,
+  jsonSchema,
+  type ModelMessage,
+  Output,
+  streamText,
+  tool,
+} from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createCatalog } from './__fixtures__/catalog';
@@ -728,6 +737,56 @@ describe('request tools', () => {
         ?.output;
     expect(outputOf(alice.result)).toEqual({ owner: 'alice' });
     expect(outputOf(bob.result)).toEqual({ owner: 'bob' });
+  });
+
+  it('dynamic tools, as an MCP client gives them, are searched, refused until loaded, and run once loaded', async () => {
+    const ran: unknown[] = [];
+    const mcpTools = {
+      forecast: dynamicTool({
+        description: 'Weather forecast for a city, from the weather MCP server',
+        inputSchema: jsonSchema({
+          type: 'object',
+          properties: { city: { type: 'string' } },
+          required: ['city'],
+        }),
+        execute: async (input) => {
+          ran.push(input);
+          return { high: 21 };
+        },
+      }),
+      list_files: dynamicTool({
+        description: 'List the files in a folder',
+        inputSchema: jsonSchema({ type: 'object', properties: {} }),
+        execute: async () => [],
+      }),
+    };
+    const toolSearch = createToolSearch({ tools: createCatalog().tools });
+    const { model, toolsPerStep, seen } = scriptedModel([
+      { toolCalls: [{ toolName: 'search_tools', input: { query: 'weather forecast MCP' } }] },
+      { toolCalls: [{ toolName: 'forecast', input: { city: 'Rome' } }] },
+      { toolCalls: [{ toolName: 'load_tool', input: { toolName: 'forecast' } }] },
+      { toolCalls: [{ toolName: 'forecast', input: { city: 'Rome' } }] },
+      { text: 'ok' },
+    ]);
+    const result = await generateText({
+      model,
+      ...toolSearch.forCall({ threadId: 'mcp', requestTools: mcpTools }),
+      stopWhen: isStepCount(8),
+      prompt: 'the forecast for Rome',
+    });
+
+    const found = toolResultsIn(seen[1]!.prompt).at(-1)!.value as { results: Array<{ name: string }> };
+    expect(found.results.map((entry) => entry.name)).toContain('forecast');
+    expect(result.steps[1]!.content).toMatchObject([
+      { type: 'tool-call', toolName: 'forecast', dynamic: true, invalid: true },
+      { type: 'tool-error', toolName: 'forecast' },
+    ]);
+    expect(toolResultsIn(seen[2]!.prompt).at(-1)!.value).toMatch(/not loaded, so it was not run/);
+    expect(toolsPerStep().slice(2)).toEqual([META, [...META, 'forecast'], [...META, 'forecast']]);
+    expect(ran).toEqual([{ city: 'Rome' }]);
+    expect(result.steps[3]!.toolResults).toMatchObject([
+      { toolName: 'forecast', dynamic: true, output: { high: 21 } },
+    ]);
   });
 });
 

@@ -7,6 +7,7 @@ import {
   fakeModel,
   humanInTheLoopMiddleware,
   llmToolSelectorMiddleware,
+  summarizationMiddleware,
   tool,
   toolErrorMiddleware,
   toolStrategy,
@@ -185,6 +186,48 @@ describe('toolSearchMiddleware with createAgent', () => {
     expect(bound[0]).toEqual(META);
     expect(log.count('send_email')).toBe(0);
     expect(lastToolMessage(result.messages, 'send_email').status).toBe('error');
+  });
+
+  it("'context' storage with summarizationMiddleware: a load summarised away is unloaded, and the model is told to load it again", async () => {
+    const { log, catalog } = setup();
+    const events: ToolSearchEvent[] = [];
+    const summaryModel = fakeModel().respond(new AIMessage('The user asked for the weather in Rome: sunny.'));
+    const model = fakeModel()
+      .respondWithTools([{ name: 'load_tool', args: { toolNames: ['get_weather'] } }])
+      .respondWithTools([{ name: 'get_weather', args: { city: 'Rome' } }])
+      .respond(new AIMessage('sunny'))
+      .respondWithTools([{ name: 'get_weather', args: { city: 'Oslo' } }])
+      .respond(new AIMessage('I will load it again.'));
+    const bound = recordBoundTools(model);
+    const agent = createAgent({
+      model,
+      middleware: [
+        summarizationMiddleware({ model: summaryModel, trigger: { messages: 6 }, keep: { messages: 2 } }),
+        toolSearchMiddleware({
+          tools: catalog,
+          storage: 'context',
+          signingSecret: 'secret',
+          onEvent: (event) => events.push(event),
+        }),
+      ],
+      checkpointer: new MemorySaver(),
+    });
+
+    await agent.invoke(ask('weather in Rome'), thread('summarised'));
+    expect(bound.slice(0, 3)).toEqual([META, [...META, 'get_weather'], [...META, 'get_weather']]);
+    // The second invocation starts from six messages: they are summarised, the load among them.
+    const result = await agent.invoke(ask('and in Oslo?'), thread('summarised'));
+
+    expect(result.messages[0]!.content).toMatch(/summary/i);
+    expect(toolMessages(result.messages).map((message) => message.name)).toEqual(['get_weather']);
+    expect(bound[3]).toEqual(META);
+    expect(log.calls).toEqual([{ name: 'get_weather', input: { city: 'Rome' } }]);
+    const refused = lastToolMessage(result.messages, 'get_weather');
+    expect(refused.status).toBe('error');
+    expect(refused.content).toMatch(/not loaded, so it was not run.*search_tools/s);
+    expect(events.filter((event) => event.type === 'deny')).toMatchObject([
+      { toolName: 'get_weather', reason: 'not-loaded' },
+    ]);
   });
 
   it('autoLoad: search loads what it finds, load_tool is neither sent nor run', async () => {
