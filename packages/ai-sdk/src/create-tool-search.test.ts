@@ -1,14 +1,17 @@
 import type { LoadStateStore, ToolSearchEvent } from '@tool-search/core';
 import { createFakeClock } from '@tool-search/core/testing';
 import {
+  convertToModelMessages,
   dynamicTool,
   generateText,
   isStepCount,
   jsonSchema,
   type ModelMessage,
   Output,
+  readUIMessageStream,
   streamText,
   tool,
+  type UIMessage,
 } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -385,6 +388,56 @@ describe("'context' storage", () => {
       ],
     });
     expect(imitation.toolsPerStep()).toEqual([META]);
+  });
+
+  it('restores loads from the UI messages a useChat client sends back (streamed, then converted to model messages)', async () => {
+    const options = { storage: 'context', signingSecret: 'test-secret' } as const;
+    const server = createToolSearch({ tools: createCatalog().tools, ...options });
+    const question: UIMessage = {
+      id: 'u1',
+      role: 'user',
+      parts: [{ type: 'text', text: 'Weather in Rome?' }],
+    };
+    const first = streamText({
+      model: scriptedModel(searchLoadCall).model,
+      ...server.forCall({ threadId: 'chat' }),
+      stopWhen: isStepCount(10),
+      messages: await convertToModelMessages([question]),
+    });
+    let answer: UIMessage | undefined;
+    for await (const message of readUIMessageStream({ stream: first.toUIMessageStream() })) answer = message;
+    expect(answer!.parts.map((part) => part.type).filter((type) => type.startsWith('tool-'))).toEqual([
+      'tool-search_tools',
+      'tool-load_tool',
+      'tool-getWeather',
+    ]);
+    // What the client posts next: the whole chat, as JSON.
+    const followUp: UIMessage = { id: 'u2', role: 'user', parts: [{ type: 'text', text: 'And in Oslo?' }] };
+    const posted = JSON.stringify([question, answer!, followUp]);
+
+    const nextRequest = async (chat: string) => {
+      const { tools, ran } = createCatalog();
+      const restarted = createToolSearch({ tools, ...options });
+      const call = restarted.forCall({ threadId: 'chat' });
+      const { model, toolsPerStep } = scriptedModel([
+        { toolCalls: [{ toolName: 'getWeather', input: { city: 'Oslo' } }] },
+        { text: 'ok' },
+      ]);
+      const messages = await convertToModelMessages(JSON.parse(chat) as UIMessage[], { tools: call.tools });
+      await streamText({ model, ...call, stopWhen: isStepCount(5), messages }).consumeStream();
+      return { steps: toolsPerStep(), ran };
+    };
+    const genuine = await nextRequest(posted);
+    expect(genuine.steps).toEqual([
+      [...META, 'getWeather'],
+      [...META, 'getWeather'],
+    ]);
+    expect(genuine.ran).toEqual([{ toolName: 'getWeather', input: { city: 'Oslo' } }]);
+
+    // A client that edits the load's output (another tool, the same receipt) loads nothing.
+    const edited = await nextRequest(posted.replaceAll('getWeather', 'send_email'));
+    expect(edited.steps[0]).toEqual(META);
+    expect(edited.ran).toEqual([]);
   });
 });
 
