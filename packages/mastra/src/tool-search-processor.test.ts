@@ -5,6 +5,7 @@ import { MockMemory } from '@mastra/core/memory';
 import { TokenLimiter } from '@mastra/core/processors';
 import { RequestContext } from '@mastra/core/request-context';
 import { createTool } from '@mastra/core/tools';
+import { createStep, createWorkflow } from '@mastra/core/workflows';
 import {
   createMemoryStore,
   createMetaToolDefinitions,
@@ -15,7 +16,16 @@ import {
 import { createFakeClock } from '@tool-search/core/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { call, calls, createAgent, isPrefixChain, type Mode, run, say } from './__fixtures__/harness';
+import {
+  call,
+  calls,
+  createAgent,
+  isPrefixChain,
+  type Mode,
+  run,
+  say,
+  scriptedModel,
+} from './__fixtures__/harness';
 import {
   approval,
   autoLoad,
@@ -300,6 +310,72 @@ describe.each(['generate', 'stream'] as const)('ToolSearchProcessor in a real Ma
       { tool: 'crm_open_ticket', input: { subject: 'Refund' } },
       { tool: 'getWeather', input: { city: 'Rome' } },
     ]);
+  });
+
+  it('sub-agents and workflows: sent on every step by default; under includeResolvedTools searchable, hidden until loaded, and run once loaded', async () => {
+    const agentWith = (includeResolvedTools: boolean, script: Parameters<typeof scriptedModel>[0]) => {
+      const researcherModel = scriptedModel([say('Rome: 2,800 years of history.')]);
+      const researcher = new Agent({
+        id: 'researcher',
+        name: 'researcher',
+        description: 'Researches a topic on the web and writes a short summary',
+        instructions: 'Research the topic.',
+        model: researcherModel.model as never,
+      });
+      const book = createStep({
+        id: 'book',
+        inputSchema: z.object({ city: z.string() }),
+        outputSchema: z.object({ booked: z.string() }),
+        execute: async ({ inputData }) => ({ booked: inputData.city }),
+      });
+      const bookTrip = createWorkflow({
+        id: 'bookTrip',
+        description: 'Book a trip to a city: flights and a hotel',
+        inputSchema: z.object({ city: z.string() }),
+        outputSchema: z.object({ booked: z.string() }),
+      })
+        .then(book)
+        .commit();
+      const main = scriptedModel(script);
+      const agent = new Agent({
+        id: 'planner',
+        name: 'planner',
+        instructions: 'Plan trips.',
+        model: main.model as never,
+        agents: { researcher },
+        workflows: { bookTrip },
+        inputProcessors: [new ToolSearchProcessor({ tools: sampleTools(), includeResolvedTools })] as never,
+      });
+      return { agent, steps: main.steps, researcherSteps: researcherModel.steps };
+    };
+
+    const plain = agentWith(false, [say()]);
+    await run(plain.agent, mode, 'hi');
+    expect(plain.steps).toEqual([[S, L, 'agent-researcher', 'workflow-bookTrip']]);
+
+    const searched = agentWith(true, [
+      call(S, { query: 'research a topic on the web' }),
+      call(S, { query: 'book a trip' }),
+      call(L, { toolNames: ['agent-researcher', 'workflow-bookTrip'] }),
+      call('agent-researcher', { prompt: 'Research Rome' }),
+      call('workflow-bookTrip', { inputData: { city: 'Rome' } }),
+      say(),
+    ]);
+    const result = await run(searched.agent, mode, 'Plan a trip to Rome');
+    expect(searched.steps.slice(0, 3)).toEqual([
+      [S, L],
+      [S, L],
+      [S, L],
+    ]);
+    expect(searched.steps.slice(3)).toEqual(Array(3).fill([S, L, 'agent-researcher', 'workflow-bookTrip']));
+    const [first, second] = searchedNames(result.toolRuns);
+    expect(first![0]).toBe('agent-researcher');
+    expect(second![0]).toBe('workflow-bookTrip');
+    expect(searched.researcherSteps).toHaveLength(1);
+    const outputOf = (toolName: string) =>
+      result.toolRuns.find((entry) => entry.toolName === toolName)?.result;
+    expect(outputOf('agent-researcher')).toMatchObject({ text: 'Rome: 2,800 years of history.' });
+    expect(outputOf('workflow-bookTrip')).toMatchObject({ result: { booked: 'Rome' } });
   });
 
   it("works with Mastra's TokenLimiter as the next input processor", async () => {
