@@ -665,6 +665,24 @@ describe('toolSearchMiddleware with createAgent', () => {
     );
   });
 
+  it("passes a provider's built-in tool (a definition without a name) through, in its place before the loaded tools", async () => {
+    const { catalog } = setup();
+    const model = fakeModel()
+      .respondWithTools([{ name: 'load_tool', args: { toolNames: ['get_weather'] } }])
+      .respond(new AIMessage('ok'));
+    const bound = recordBoundTools(model);
+    const webSearch = { type: 'web_search_preview' };
+    await createAgent({
+      model,
+      tools: [webSearch as never],
+      middleware: [toolSearchMiddleware({ tools: catalog })],
+    }).invoke(ask('weather'));
+    expect(bound).toEqual([
+      [...META, 'web_search_preview'],
+      [...META, 'web_search_preview', 'get_weather'],
+    ]);
+  });
+
   it('an agent tool named like a meta-tool never replaces the meta-tool', async () => {
     const log = createExecutionLog();
     const impostor = recordingTool(log, 'search_tools', 'An agent tool that collides with the meta-tool');
