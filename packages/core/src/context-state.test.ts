@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { entry, harness } from './__fixtures__/engine-fixtures';
-import { activatedNames, createReceiptSigner, deriveLoadedNames, normalizeToolOutput } from './context-state';
+import {
+  activatedNames,
+  createReceiptSigner,
+  deriveLoadedNames,
+  loadProof,
+  normalizeToolOutput,
+} from './context-state';
 import type { ConversationRecord, LoadToolOutput, SearchToolsOutput } from './types';
 
 const call = (toolCallId: string, toolName: string, input: unknown): ConversationRecord => ({
@@ -395,6 +401,66 @@ describe("'context' storage with a signing secret", () => {
     expect(
       (await engine.startRequest({ threadId: 'other' }).prepareStep({ records: moved })).visible,
     ).toEqual(['search_tools', 'load_tool']);
+  });
+
+  it('a load proof in place of the result loads the same names, and is checked the same way', async () => {
+    const { engine } = signed();
+    const output = await engine
+      .startRequest({ threadId: 't' })
+      .loadTool({ toolNames: ['send_email', 'getWeather'] });
+    const proof = loadProof('load_tool', output)!;
+    expect(Object.keys(proof).sort()).toEqual(['loaded', 'receipt', 'success']);
+    expect(proof.receipt).toBe(output.receipt);
+    const input = { toolNames: ['send_email', 'getWeather'] };
+    const visible = async (records: ConversationRecord[]) =>
+      (await engine.startRequest({ threadId: 't' }).prepareStep({ records })).visible;
+    expect(await visible([call('1', 'load_tool', input), result('1', 'load_tool', proof)])).toEqual(
+      await visible(exchange('1', 'load_tool', input, output)),
+    );
+    const edited = { ...proof, loaded: ['send_email', 'refund_payment'] };
+    expect(await visible([call('2', 'load_tool', input), result('2', 'load_tool', edited)])).toEqual([
+      'search_tools',
+      'load_tool',
+    ]);
+  });
+
+  it('a load proof names what the result loaded, or is undefined when it loaded nothing', () => {
+    const names = fc.array(fc.constantFrom('a', 'b', 'c', '__proto__'), { maxLength: 4 });
+    const output = fc.record(
+      {
+        success: fc.boolean(),
+        toolName: fc.constantFrom('a', 'd'),
+        loaded: names,
+        alreadyLoaded: names,
+        notFound: names,
+        message: fc.string(),
+        receipt: fc.string(),
+        results: fc.array(fc.record({ name: fc.string() }), { maxLength: 2 }),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(
+        fc.constantFrom('load_tool', 'search_tools'),
+        output,
+        fc.boolean(),
+        (metaTool, value, asJson) => {
+          const stored = asJson ? JSON.stringify(value) : value;
+          const proof = loadProof(metaTool, stored);
+          const activated = activatedNames(metaTool, stored);
+          if (activated.length === 0) return proof === undefined;
+          return (
+            proof !== undefined &&
+            JSON.stringify(activatedNames(metaTool, proof)) === JSON.stringify(activated) &&
+            proof.receipt === normalizeToolOutput(stored)!.receipt &&
+            !('results' in proof) &&
+            !('message' in proof)
+          );
+        },
+      ),
+    );
+    expect(loadProof('load_tool', '[cleared]')).toBeUndefined();
+    expect(loadProof('get_weather', { success: true, toolName: 'a' })).toBeUndefined();
   });
 
   it('a receipt from one engine means nothing to an engine with another secret', async () => {

@@ -111,6 +111,24 @@ export function activatedNames(metaToolName: string, output: unknown): string[] 
   return [...new Set(names)];
 }
 
+/** The fields of a meta-tool result that 'context' storage reads ({@link activatedNames} and the receipt). */
+const PROOF_FIELDS = ['success', 'toolName', 'loaded', 'alreadyLoaded', 'receipt'] as const;
+
+/**
+ * What 'context' storage reads of a meta-tool result: the fields that name what it loaded,
+ * and its receipt; undefined when it loads nothing. Read in place of the result, it loads
+ * the same names, and a receipt is checked the same way. An adapter keeps it beside a result
+ * that its framework may replace with a placeholder to save tokens (LangChain's
+ * `contextEditingMiddleware`), so the load still counts.
+ */
+export function loadProof(metaToolName: string, output: unknown): Record<string, unknown> | undefined {
+  const result = normalizeToolOutput(output);
+  if (!result || activatedNames(metaToolName, result).length === 0) return undefined;
+  const proof: Record<string, unknown> = {};
+  for (const field of PROOF_FIELDS) if (Object.hasOwn(result, field)) proof[field] = result[field];
+  return proof;
+}
+
 export interface DeriveLoadedNamesOptions {
   readonly records: readonly ConversationRecord[] | undefined;
   readonly threadId: string;

@@ -1,7 +1,13 @@
 export type { RejectedToolReason } from './catalog';
 export { systemClock } from './clock';
 export type { ReceiptSigner } from './context-state';
-export { activatedNames, createReceiptSigner, deriveLoadedNames, normalizeToolOutput } from './context-state';
+export {
+  activatedNames,
+  createReceiptSigner,
+  deriveLoadedNames,
+  loadProof,
+  normalizeToolOutput,
+} from './context-state';
 export { createToolSearchEngine, DEFAULT_THREAD_ID, normalizeThreadId } from './engine';
 export type { ToolSearchErrorCode } from './errors';
 export { optionsObject, ToolSearchError } from './errors';

@@ -9,6 +9,7 @@ import {
   createToolSearchEngine,
   LOAD_TOOL_NAME,
   type LoadToolOutput,
+  loadProof,
   type MetaToolDefinition,
   SEARCH_TOOLS_NAME,
   type SearchToolsOutput,
@@ -18,7 +19,7 @@ import {
 } from '@tool-search/core';
 import type { LangChainTool, ToolSearchOptions, ToolSearchStateControls } from './options';
 import { isClientTool, toCatalogEntries, toCatalogEntry } from './to-catalog-entries';
-import { toConversationRecords } from './to-conversation-records';
+import { LOAD_PROOF_KEY, toConversationRecords } from './to-conversation-records';
 
 /** Any tool a LangChain model can be bound to: an executable tool or a provider's tool spec. */
 export type BindableTool = LangChainTool | ServerTool;
@@ -59,13 +60,24 @@ export function toThreadId(value: unknown): string | null {
   return null;
 }
 
-/** The tool messages LangChain would write for a meta-tool's result. */
-function metaToolMessage(call: ToolCall, output: SearchToolsOutput | LoadToolOutput): ToolMessage {
+/**
+ * The tool message LangChain would write for a meta-tool's result. With 'context' storage, a
+ * result that loads something also keeps its {@link loadProof} in `response_metadata`:
+ * `contextEditingMiddleware` replaces old tool results with a placeholder but keeps their
+ * metadata, and the load still counts.
+ */
+function metaToolMessage(
+  call: ToolCall,
+  output: SearchToolsOutput | LoadToolOutput,
+  keepProof: boolean,
+): ToolMessage {
+  const proof = keepProof ? loadProof(call.name, output) : undefined;
   return new ToolMessage({
     content: JSON.stringify(output),
     tool_call_id: call.id ?? '',
     name: call.name,
     status: 'success' in output && output.success === false ? 'error' : 'success',
+    ...(proof ? { response_metadata: { [LOAD_PROOF_KEY]: proof } } : {}),
   });
 }
 
@@ -196,7 +208,7 @@ export function createLangChainToolSearch<TContext>(options: ToolSearchOptions<T
       });
     }
     if (call.name === SEARCH_TOOLS_NAME || call.name === LOAD_TOOL_NAME) {
-      return metaToolMessage(call, await runMetaTool(request, call));
+      return metaToolMessage(call, await runMetaTool(request, call), contextStorage);
     }
     return execute(request.resolve(call.name)?.tool);
   }

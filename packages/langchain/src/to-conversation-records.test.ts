@@ -1,6 +1,6 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
-import { toConversationRecords } from './to-conversation-records';
+import { LOAD_PROOF_KEY, toConversationRecords } from './to-conversation-records';
 
 describe('toConversationRecords', () => {
   it('keeps AI tool calls and the tool messages answering them, nothing else', () => {
@@ -57,5 +57,28 @@ describe('toConversationRecords', () => {
       toolName: 'search_tools',
       output: { results: [], message: 'none' },
     });
+  });
+  it('reads the load proof in the metadata only when the content is no longer an object', () => {
+    const proof = { success: true, loaded: ['send_email'], receipt: 'v1.x' };
+    const answer = (id: string, content: string, metadata: unknown) =>
+      new ToolMessage({
+        tool_call_id: id,
+        name: 'load_tool',
+        content,
+        response_metadata: { [LOAD_PROOF_KEY]: metadata, context_editing: { cleared: true } },
+      });
+    const outputs = toConversationRecords([
+      new AIMessage({
+        content: '',
+        tool_calls: ['p1', 'p2', 'p3', 'p4'].map((id) => ({ id, name: 'load_tool', args: {} })),
+      }),
+      answer('p1', '[cleared]', proof),
+      answer('p2', '{"success":true,"loaded":["get_weather"]}', proof),
+      answer('p3', '[cleared]', 'not an object'),
+      answer('p4', '[cleared]', ['send_email']),
+    ])
+      .filter((record) => record.type === 'tool-result')
+      .map((record) => record.output);
+    expect(outputs).toEqual([proof, { success: true, loaded: ['get_weather'] }, '[cleared]', '[cleared]']);
   });
 });

@@ -22,6 +22,21 @@ export function toolMessageOutput(content: ToolMessage['content']): unknown {
   }
 }
 
+/** Where a meta-tool's tool message keeps what 'context' storage reads of it (see `loadProof`). */
+export const LOAD_PROOF_KEY = 'tool_search_load';
+
+/**
+ * A tool message's output for the records: its content, or, when the content is no longer an
+ * object (replaced by a placeholder such as `contextEditingMiddleware`'s "[cleared]"), the load
+ * proof kept in its metadata. The proof is checked like any result (receipt, asked names).
+ */
+function recordOutput(message: ToolMessage): unknown {
+  const output = toolMessageOutput(message.content);
+  if (output !== null && typeof output === 'object') return output;
+  const proof: unknown = message.response_metadata?.[LOAD_PROOF_KEY];
+  return proof !== null && typeof proof === 'object' && !Array.isArray(proof) ? proof : output;
+}
+
 /**
  * The neutral records of a LangChain conversation, for 'context' storage: each tool call an AI
  * message made, and each tool message that answers one. User, system and AI text never become
@@ -45,7 +60,7 @@ export function toConversationRecords(messages: readonly BaseMessage[]): Convers
         type: 'tool-result',
         toolCallId: message.tool_call_id,
         toolName,
-        output: toolMessageOutput(message.content),
+        output: recordOutput(message),
       });
     }
   }

@@ -3,6 +3,8 @@ import { Command, MemorySaver } from '@langchain/langgraph';
 import type { LoadStateStore, ToolSearchEvent } from '@tool-search/core';
 import { createFakeClock } from '@tool-search/core/testing';
 import {
+  ClearToolUsesEdit,
+  contextEditingMiddleware,
   createAgent,
   fakeModel,
   humanInTheLoopMiddleware,
@@ -228,6 +230,44 @@ describe('toolSearchMiddleware with createAgent', () => {
     expect(events.filter((event) => event.type === 'deny')).toMatchObject([
       { toolName: 'get_weather', reason: 'not-loaded' },
     ]);
+  });
+
+  it("'context' storage with contextEditingMiddleware: a load whose result is cleared stays loaded, in either order", async () => {
+    for (const order of ['editing first', 'tool search first'] as const) {
+      const { log, catalog } = setup();
+      const model = fakeModel()
+        .respondWithTools([{ name: 'load_tool', args: { toolNames: ['get_weather'] } }])
+        .respondWithTools([{ name: 'get_weather', args: { city: 'Rome' } }])
+        .respondWithTools([{ name: 'get_weather', args: { city: 'Oslo' } }])
+        .respondWithTools([{ name: 'get_weather', args: { city: 'Paris' } }])
+        .respond(new AIMessage('done'))
+        .respondWithTools([{ name: 'get_weather', args: { city: 'Lima' } }])
+        .respond(new AIMessage('done'));
+      const bound = recordBoundTools(model);
+      // Clear every tool result but the last as soon as there are four messages.
+      const editing = contextEditingMiddleware({
+        edits: [new ClearToolUsesEdit({ trigger: { messages: 4 }, keep: { messages: 1 } })],
+      });
+      const search = toolSearchMiddleware({ tools: catalog, storage: 'context', signingSecret: 'secret' });
+      const agent = createAgent({
+        model,
+        middleware: order === 'editing first' ? [editing, search] : [search, editing],
+        checkpointer: new MemorySaver(),
+      });
+
+      const result = await agent.invoke(ask('weather in three cities'), thread('edited'));
+      expect(lastToolMessage(result.messages, 'load_tool').content).toBe('[cleared]');
+      expect(bound.slice(1)).toEqual(Array(4).fill([...META, 'get_weather']));
+      // And in the next invocation, from the checkpointed (cleared) messages alone.
+      await agent.invoke(ask('and Lima?'), thread('edited'));
+      expect(bound.slice(5)).toEqual(Array(2).fill([...META, 'get_weather']));
+      expect(log.calls.map((entry) => (entry.input as { city: string }).city)).toEqual([
+        'Rome',
+        'Oslo',
+        'Paris',
+        'Lima',
+      ]);
+    }
   });
 
   it('autoLoad: search loads what it finds, load_tool is neither sent nor run', async () => {
