@@ -20,7 +20,7 @@ import {
 } from 'ai';
 import { ownTools, toCatalogEntry } from './to-catalog-entry';
 import { toConversationRecords } from './to-conversation-records';
-import { lastValue, toMetaTool, toToolSet, withExecute } from './tool-set';
+import { lastValue, sentAsLoaded, toMetaTool, toToolSet, withExecute } from './tool-set';
 
 /** The AI SDK's per-call runtime context (`runtimeContext` of generateText / streamText). */
 export type RuntimeContext = Record<string, unknown>;
@@ -167,8 +167,13 @@ export function createCallSettings<REQUEST_CONTEXT>(
       })();
     };
 
-  const guardTool = (name: string, tool: Tool): Tool =>
-    typeof tool.execute === 'function' ? withExecute(tool, guardedExecute(name, tool, tool.execute)) : tool;
+  /** A catalog or request tool as sent once loaded (never deferred), its `execute` guarded. */
+  const guardTool = (name: string, tool: Tool): Tool => {
+    const sent = sentAsLoaded(tool);
+    return typeof sent.execute === 'function'
+      ? withExecute(sent, guardedExecute(name, tool, tool.execute!))
+      : sent;
+  };
   const tools = new Map<string, Tool>();
   for (const definition of engine.metaTools) {
     tools.set(

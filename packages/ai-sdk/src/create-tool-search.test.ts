@@ -843,6 +843,42 @@ describe('request tools', () => {
   });
 });
 
+describe('provider options', () => {
+  it("sends a loaded tool without a provider's deferLoading, and keeps its other provider options", async () => {
+    const { tools, ran } = createCatalog();
+    const deferred = {
+      ...tools,
+      getWeather: tool({
+        ...tools.getWeather,
+        providerOptions: {
+          anthropic: { deferLoading: true, cacheControl: { type: 'ephemeral' } },
+          openai: { deferLoading: true },
+        },
+      }),
+    };
+    const toolSearch = createToolSearch({ tools: deferred });
+    const { model, toolsPerStep, seen } = scriptedModel(searchLoadCall);
+    await generateText({
+      model,
+      ...toolSearch.forCall({ threadId: 'deferred' }),
+      stopWhen: isStepCount(10),
+      prompt: 'weather in Rome?',
+    });
+
+    expect(toolsPerStep()[2]).toEqual([...META, 'getWeather']);
+    const sent = seen[2]!.definitions.find((definition) => definition.name === 'getWeather');
+    expect(sent?.type).toBe('function');
+    const { providerOptions } = sent as Extract<typeof sent, { type: 'function' }>;
+    expect(providerOptions).toEqual({
+      anthropic: { cacheControl: { type: 'ephemeral' } },
+      openai: {},
+    });
+    expect(ran).toEqual([{ toolName: 'getWeather', input: { city: 'Rome' } }]);
+    // The user's tool is not changed.
+    expect(deferred.getWeather.providerOptions?.anthropic?.deferLoading).toBe(true);
+  });
+});
+
 describe('options forwarded to the engine', () => {
   it('maxLoadedTools with no calls drops the oldest load, and the step sends what is left', async () => {
     const events: ToolSearchEvent[] = [];

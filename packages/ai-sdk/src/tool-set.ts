@@ -1,4 +1,4 @@
-import type { MetaToolDefinition } from '@tool-search/core';
+import { type MetaToolDefinition, withoutDeferLoading } from '@tool-search/core';
 import { jsonSchema, type Tool, type ToolExecutionOptions, type ToolSet } from 'ai';
 
 /** A core meta-tool definition wrapped as an AI SDK tool (never redefined here). */
@@ -14,12 +14,27 @@ export function toMetaTool(
   } as Tool;
 }
 
-/** A copy of the tool (same prototype, same fields) whose `execute` is replaced; tools without one are kept. */
+/** A copy of the tool (same prototype, same fields) with `fields` replaced. */
+function withFields(tool: Tool, fields: Partial<Tool>): Tool {
+  const prototype = Object.getPrototypeOf(tool) as object | null;
+  if (prototype === Object.prototype) return { ...tool, ...fields } as Tool; // tool() returns plain objects
+  return Object.assign(Object.create(prototype) as Tool, tool, fields);
+}
+
+/** A copy of the tool whose `execute` is replaced; tools without one are kept. */
 export function withExecute(tool: Tool, execute: unknown): Tool {
   if (typeof tool.execute !== 'function' || typeof execute !== 'function') return tool;
-  const prototype = Object.getPrototypeOf(tool) as object | null;
-  if (prototype === Object.prototype) return { ...tool, execute } as Tool; // tool() returns plain objects
-  return Object.assign(Object.create(prototype) as Tool, tool, { execute });
+  return withFields(tool, { execute } as Partial<Tool>);
+}
+
+/**
+ * The tool as tool search sends it once loaded: without a provider's `deferLoading`
+ * (`providerOptions.anthropic.deferLoading`, `providerOptions.openai.deferLoading`), which would
+ * hide it again behind the provider's own tool search.
+ */
+export function sentAsLoaded(tool: Tool): Tool {
+  const providerOptions = withoutDeferLoading(tool.providerOptions);
+  return providerOptions ? withFields(tool, { providerOptions } as Partial<Tool>) : tool;
 }
 
 /** A tool set (own properties only: a tool may be named `__proto__`). */

@@ -8,6 +8,7 @@ export {
   loadProof,
   normalizeToolOutput,
 } from './context-state';
+export { withoutDeferLoading } from './defer-loading';
 export { createToolSearchEngine, DEFAULT_THREAD_ID, normalizeThreadId } from './engine';
 export type { ToolSearchErrorCode } from './errors';
 export { optionsObject, ToolSearchError } from './errors';

@@ -53,6 +53,28 @@ interface Offered {
   readonly entries: readonly CatalogEntry<LangChainTool>[];
 }
 
+/** Loaded tools as bound, per tool: the same copy every step. */
+const boundCopies = new WeakMap<LangChainTool, LangChainTool>();
+
+/**
+ * A loaded tool as tool search binds it: without `extras.defer_loading`, which LangChain's
+ * Anthropic and OpenAI chat models send on, and which would hide the tool again behind the
+ * provider's own tool search. A copy (same prototype and fields) when it had it.
+ */
+function boundAsLoaded(tool: LangChainTool): LangChainTool {
+  const extras = (tool as { extras?: Record<string, unknown> }).extras;
+  if (extras?.defer_loading !== true) return tool;
+  let copy = boundCopies.get(tool);
+  if (copy === undefined) {
+    const { defer_loading: _deferred, ...rest } = extras;
+    copy = Object.assign(Object.create(Object.getPrototypeOf(tool) as object | null) as LangChainTool, tool, {
+      extras: rest,
+    });
+    boundCopies.set(tool, copy);
+  }
+  return copy;
+}
+
 /** LangChain thread ids are usually strings; a number is the same thread as its string. */
 export function toThreadId(value: unknown): string | null {
   if (typeof value === 'string') return value;
@@ -181,7 +203,7 @@ export function createLangChainToolSearch<TContext>(options: ToolSearchOptions<T
       const loaded = meta ? undefined : loadedByName.get(name);
       const ownTool = meta || loaded ? undefined : offered.ownByName.get(name);
       if (meta) head.push(meta);
-      else if (loaded) tail.push(loaded);
+      else if (loaded) tail.push(boundAsLoaded(loaded));
       else if (ownTool) head.push(ownTool);
     }
     // Provider tools go before the loaded ones, so a step's tool list stays a prefix of the next one's.

@@ -723,6 +723,43 @@ describe('toolSearchMiddleware with createAgent', () => {
     ]);
   });
 
+  it('binds a loaded tool without extras.defer_loading (the provider would hide it again), keeping its other extras', async () => {
+    const log = createExecutionLog();
+    const getWeather = tool(
+      async (input: { city: string }) => {
+        log.calls.push({ name: 'get_weather', input });
+        return 'sunny';
+      },
+      {
+        name: 'get_weather',
+        description: 'Current weather for a city',
+        schema: z.object({ city: z.string() }),
+        extras: { defer_loading: true, cache_control: { type: 'ephemeral' } },
+      },
+    );
+    const model = fakeModel()
+      .respondWithTools([{ name: 'load_tool', args: { toolName: 'get_weather' } }])
+      .respondWithTools([{ name: 'get_weather', args: { city: 'Rome' } }])
+      .respond(new AIMessage('sunny'));
+    const bound: { name?: string; extras?: unknown }[][] = [];
+    const bindTools = model.bindTools.bind(model);
+    model.bindTools = ((tools: { name?: string; extras?: unknown }[]) => {
+      bound.push(tools);
+      return bindTools(tools as Parameters<typeof bindTools>[0]);
+    }) as typeof model.bindTools;
+
+    await createAgent({ model, middleware: [toolSearchMiddleware({ tools: [getWeather] })] }).invoke(
+      ask('weather in Rome'),
+    );
+
+    const sent = bound.slice(1).map((tools) => tools.find((entry) => entry.name === 'get_weather')!);
+    expect(sent).toHaveLength(2);
+    expect(sent[0]!.extras).toEqual({ cache_control: { type: 'ephemeral' } });
+    expect(sent[1]).toBe(sent[0]);
+    expect(log.calls).toEqual([{ name: 'get_weather', input: { city: 'Rome' } }]);
+    expect(getWeather.extras).toEqual({ defer_loading: true, cache_control: { type: 'ephemeral' } });
+  });
+
   it('an agent tool named like a meta-tool never replaces the meta-tool', async () => {
     const log = createExecutionLog();
     const impostor = recordingTool(log, 'search_tools', 'An agent tool that collides with the meta-tool');

@@ -378,6 +378,33 @@ describe.each(['generate', 'stream'] as const)('ToolSearchProcessor in a real Ma
     expect(outputOf('workflow-bookTrip')).toMatchObject({ result: { booked: 'Rome' } });
   });
 
+  it("sends a loaded tool without a provider's deferLoading, and keeps its other provider options", async () => {
+    const log: ExecutionLog = [];
+    const catalog = sampleTools(log);
+    const deferred = createTool({
+      id: 'getWeather',
+      description: catalog.getWeather!.description,
+      inputSchema: z.object({ city: z.string() }),
+      providerOptions: { anthropic: { deferLoading: true, cacheControl: { type: 'ephemeral' } } },
+      execute: async (input) => catalog.getWeather!.execute!(input, {} as never),
+    });
+    const { agent, steps, definitions } = createAgent({
+      processors: [new ToolSearchProcessor({ tools: { ...catalog, getWeather: deferred } })],
+      script: [call(L, { toolName: 'getWeather' }), call('getWeather', { city: 'Rome' }), say()],
+    });
+    await run(agent, mode, 'weather?', { requestContext: threadContext(`deferred-${mode}`) });
+
+    expect(steps).toEqual([
+      [S, L],
+      [S, L, 'getWeather'],
+      [S, L, 'getWeather'],
+    ]);
+    const sent = definitions[1]!.find((definition) => definition.name === 'getWeather');
+    expect(sent?.providerOptions).toEqual({ anthropic: { cacheControl: { type: 'ephemeral' } } });
+    expect(log).toEqual([{ tool: 'getWeather', input: { city: 'Rome' } }]);
+    expect(deferred.providerOptions?.anthropic?.deferLoading).toBe(true);
+  });
+
   it("works with Mastra's TokenLimiter as the next input processor", async () => {
     const { steps, log } = await withTokenLimiter(ours, mode);
     expect(steps).toEqual([

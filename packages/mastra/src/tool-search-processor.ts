@@ -15,6 +15,7 @@ import {
   type ToolSearchEngine,
   type ToolSearchEventListener,
   type ToolSearchRequest,
+  withoutDeferLoading,
 } from '@tool-search/core';
 import { toCatalogEntries } from './catalog-entries';
 import { toConversationRecords } from './conversation-records';
@@ -117,6 +118,28 @@ function isObject(value: unknown): value is object {
   return typeof value === 'object' && value !== null;
 }
 
+/** Loaded tools as sent, per tool: the same copy every step. */
+const sentCopies = new WeakMap<object, unknown>();
+
+/**
+ * A loaded tool as tool search sends it: without a provider's `deferLoading` in its
+ * `providerOptions`, which would hide it again behind the provider's own tool search. A copy
+ * (same prototype and fields) when it had one; the tool itself otherwise.
+ */
+function sentAsLoaded(tool: unknown): unknown {
+  if (!isObject(tool)) return tool;
+  const cached = sentCopies.get(tool);
+  if (cached !== undefined) return cached;
+  const providerOptions = withoutDeferLoading((tool as { providerOptions?: unknown }).providerOptions);
+  const sent = providerOptions
+    ? Object.assign(Object.create(Object.getPrototypeOf(tool) as object | null) as object, tool, {
+        providerOptions,
+      })
+    : tool;
+  sentCopies.set(tool, sent);
+  return sent;
+}
+
 /**
  * Mastra's `ToolSearchProcessor` on the tool-search engine: same id, options and
  * methods, so it replaces `import { ToolSearchProcessor } from '@mastra/core/processors'`
@@ -189,10 +212,11 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
       const listing = await request.catalogInstructions();
       if (listing !== undefined) args.messageList.addSystem(listing);
     }
+    const loaded = new Set(plan.loaded.map((entry) => entry.descriptor.name));
     const tools: Record<string, unknown> = {};
     for (const name of plan.visible) {
       const tool = metaTools.get(name) ?? request.resolve(name)?.tool;
-      if (tool !== undefined) tools[name] = tool;
+      if (tool !== undefined) tools[name] = loaded.has(name) ? sentAsLoaded(tool) : tool;
     }
     requestState.sent = new Set(Object.keys(tools));
     return { tools };

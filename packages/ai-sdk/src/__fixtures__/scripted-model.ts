@@ -20,6 +20,8 @@ export interface Turn {
 export interface SeenCall {
   /** Names of the tools sent to the model, in the order sent. */
   readonly tools: readonly string[];
+  /** The tools as sent (name, schema, provider options). */
+  readonly definitions: NonNullable<LanguageModelV4CallOptions['tools']>;
   readonly prompt: LanguageModelV4Prompt;
 }
 
@@ -42,6 +44,7 @@ export function scriptedModel(
   const next = (callOptions: LanguageModelV4CallOptions): LanguageModelV4Content[] => {
     const call: SeenCall = {
       tools: (callOptions.tools ?? []).map((tool) => tool.name),
+      definitions: callOptions.tools ?? [],
       prompt: callOptions.prompt,
     };
     const index = seen.length;

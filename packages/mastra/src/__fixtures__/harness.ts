@@ -34,6 +34,13 @@ export interface ModelCall {
   readonly prompt: LanguageModelV4CallOptions['prompt'];
 }
 
+/** A tool as the model was sent it: the fields the tests read. */
+export interface SentTool {
+  readonly type: string;
+  readonly name: string;
+  readonly providerOptions: unknown;
+}
+
 /** Tool call ids are unique across every model of a test run, as a provider's are. */
 let toolCallCounter = 0;
 
@@ -50,10 +57,18 @@ const usage = {
 export function scriptedModel(script: Script = []) {
   const queue = [...script];
   const steps: string[][] = [];
+  const definitions: SentTool[][] = [];
 
   const next = (options: LanguageModelV4CallOptions) => {
     const tools = (options.tools ?? []).map((tool) => tool.name);
     steps.push(tools);
+    definitions.push(
+      (options.tools ?? []).map((tool) => ({
+        type: tool.type,
+        name: tool.name,
+        providerOptions: 'providerOptions' in tool ? tool.providerOptions : undefined,
+      })),
+    );
     const planned = queue.shift() ?? say('script finished');
     const move = typeof planned === 'function' ? planned({ tools, prompt: options.prompt }) : planned;
     if ('text' in move) {
@@ -103,6 +118,8 @@ export function scriptedModel(script: Script = []) {
     model,
     /** Tool names sent at each model call, over every generate/stream call so far. */
     steps,
+    /** The tools as sent at each model call (name, schema, provider options). */
+    definitions,
     /** Adds moves to the script (for the next generate/stream call). */
     play(...moves: Script) {
       queue.push(...moves);
