@@ -8,6 +8,7 @@ import {
   jsonSchema,
   type ModelMessage,
   Output,
+  pruneMessages,
   readUIMessageStream,
   streamText,
   tool,
@@ -388,6 +389,36 @@ describe("'context' storage", () => {
       ],
     });
     expect(imitation.toolsPerStep()).toEqual([META]);
+  });
+
+  it("pruneMessages drops a load with the tool calls it prunes, and keeps it when told to prune the catalog's tools only", async () => {
+    const { tools } = createCatalog();
+    const toolSearch = createToolSearch({ tools, storage: 'context' });
+    const turn = await generateText({
+      model: scriptedModel(searchLoadCall.slice(1)).model,
+      ...toolSearch.forCall({ threadId: 'pruned' }),
+      stopWhen: isStepCount(5),
+      prompt: 'Weather in Rome?',
+    });
+    const history: ModelMessage[] = [
+      { role: 'user', content: 'Weather in Rome?' },
+      ...turn.responseMessages,
+      { role: 'user', content: 'And in Oslo?' },
+    ];
+    const firstStepAfter = async (messages: ModelMessage[]) => {
+      const { model, toolsPerStep } = scriptedModel([{ text: 'ok' }]);
+      await generateText({ model, ...toolSearch.forCall({ threadId: 'pruned' }), messages });
+      return toolsPerStep()[0];
+    };
+
+    const everyTool = pruneMessages({ messages: history, toolCalls: 'before-last-2-messages' });
+    expect(await firstStepAfter(everyTool)).toEqual(META);
+    const catalogOnly = pruneMessages({
+      messages: history,
+      toolCalls: [{ type: 'before-last-2-messages', tools: Object.keys(tools) }],
+    });
+    expect(catalogOnly.length).toBeLessThan(history.length);
+    expect(await firstStepAfter(catalogOnly)).toEqual([...META, 'getWeather']);
   });
 
   it('restores loads from the UI messages a useChat client sends back (streamed, then converted to model messages)', async () => {
