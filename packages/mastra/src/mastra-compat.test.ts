@@ -1,6 +1,8 @@
 import { ToolSearchProcessor as MastraToolSearchProcessor } from '@mastra/core/processors';
+import { createTool } from '@mastra/core/tools';
 import { createFakeClock } from '@tool-search/core/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
 import { call, createAgent, isPrefixChain, run, say } from './__fixtures__/harness';
 import {
   approval,
@@ -197,6 +199,27 @@ describe('compatibility with Mastra’s ToolSearchProcessor: where they differ',
     const mine = await keyAndId(ours, 'generate');
     expect(theirs.steps[1]).toEqual([S, L, 'getWeather', 'get-weather']);
     expect(mine.steps[1]).toEqual([S, L, 'getWeather']);
+  });
+
+  it("a loaded tool marked for the provider's deferred loading: Mastra sends it still deferred; ours without it", async () => {
+    const sentOptions = async (factory: ProcessorFactory) => {
+      const catalog = sampleTools();
+      const deferred = createTool({
+        id: 'get-weather',
+        description: catalog.getWeather!.description,
+        inputSchema: z.object({ city: z.string() }),
+        providerOptions: { anthropic: { deferLoading: true } },
+        execute: async () => 'sunny',
+      });
+      const { agent, definitions } = createAgent({
+        processors: [factory({ tools: { ...catalog, getWeather: deferred } })],
+        script: [call(L, { toolName: 'getWeather' }), say()],
+      });
+      await run(agent, 'generate', 'weather?', { requestContext: threadContext('deferred') });
+      return definitions[1]!.find((definition) => definition.name === 'getWeather')?.providerOptions;
+    };
+    expect(await sentOptions(mastra)).toEqual({ anthropic: { deferLoading: true } });
+    expect(await sentOptions(ours)).toEqual({ anthropic: {} });
   });
 
   it("'context' storage: in Mastra a search alone loads its results; in ours only a load does", async () => {
