@@ -1,4 +1,4 @@
-import { type MetaToolDefinition, withoutDeferLoading } from '@tool-search/core';
+import { type MetaToolDefinition, withFields, withoutDeferLoading } from '@tool-search/core';
 import { jsonSchema, type Tool, type ToolExecutionOptions, type ToolSet } from 'ai';
 
 /** A core meta-tool definition wrapped as an AI SDK tool (never redefined here). */
@@ -12,13 +12,6 @@ export function toMetaTool(
     inputSchema: jsonSchema(definition.inputSchema as Parameters<typeof jsonSchema>[0]),
     execute,
   } as Tool;
-}
-
-/** A copy of the tool (same prototype, same fields) with `fields` replaced. */
-function withFields(tool: Tool, fields: Partial<Tool>): Tool {
-  const prototype = Object.getPrototypeOf(tool) as object | null;
-  if (prototype === Object.prototype) return { ...tool, ...fields } as Tool; // tool() returns plain objects
-  return Object.assign(Object.create(prototype) as Tool, tool, fields);
 }
 
 /** A copy of the tool whose `execute` is replaced; tools without one are kept. */

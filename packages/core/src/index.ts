@@ -81,3 +81,4 @@ export type {
   ToolSearchEventListener,
   ToolSearchRequest,
 } from './types';
+export { withFields } from './with-fields';

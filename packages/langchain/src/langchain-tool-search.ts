@@ -16,6 +16,7 @@ import {
   type StepPlan,
   type ToolSearchEngine,
   type ToolSearchRequest,
+  withFields,
 } from '@tool-search/core';
 import type { LangChainTool, ToolSearchOptions, ToolSearchStateControls } from './options';
 import { isClientTool, toCatalogEntries, toCatalogEntry } from './to-catalog-entries';
@@ -67,9 +68,7 @@ function boundAsLoaded(tool: LangChainTool): LangChainTool {
   let copy = boundCopies.get(tool);
   if (copy === undefined) {
     const { defer_loading: _deferred, ...rest } = extras;
-    copy = Object.assign(Object.create(Object.getPrototypeOf(tool) as object | null) as LangChainTool, tool, {
-      extras: rest,
-    });
+    copy = withFields(tool as LangChainTool & { extras?: Record<string, unknown> }, { extras: rest });
     boundCopies.set(tool, copy);
   }
   return copy;

@@ -20,6 +20,7 @@ import {
   createCatalog,
   createExecutionLog,
   type ExecutionLog,
+  recordBoundDefinitions,
   recordBoundTools,
   recordingTool,
 } from './__fixtures__/tools';
@@ -741,12 +742,7 @@ describe('toolSearchMiddleware with createAgent', () => {
       .respondWithTools([{ name: 'load_tool', args: { toolName: 'get_weather' } }])
       .respondWithTools([{ name: 'get_weather', args: { city: 'Rome' } }])
       .respond(new AIMessage('sunny'));
-    const bound: { name?: string; extras?: unknown }[][] = [];
-    const bindTools = model.bindTools.bind(model);
-    model.bindTools = ((tools: { name?: string; extras?: unknown }[]) => {
-      bound.push(tools);
-      return bindTools(tools as Parameters<typeof bindTools>[0]);
-    }) as typeof model.bindTools;
+    const bound = recordBoundDefinitions(model);
 
     await createAgent({ model, middleware: [toolSearchMiddleware({ tools: [getWeather] })] }).invoke(
       ask('weather in Rome'),

@@ -15,6 +15,7 @@ import {
   type ToolSearchEngine,
   type ToolSearchEventListener,
   type ToolSearchRequest,
+  withFields,
   withoutDeferLoading,
 } from '@tool-search/core';
 import { toCatalogEntries } from './catalog-entries';
@@ -132,9 +133,7 @@ function sentAsLoaded(tool: unknown): unknown {
   if (cached !== undefined) return cached;
   const providerOptions = withoutDeferLoading((tool as { providerOptions?: unknown }).providerOptions);
   const sent = providerOptions
-    ? Object.assign(Object.create(Object.getPrototypeOf(tool) as object | null) as object, tool, {
-        providerOptions,
-      })
+    ? withFields(tool as { providerOptions?: unknown }, { providerOptions })
     : tool;
   sentCopies.set(tool, sent);
   return sent;

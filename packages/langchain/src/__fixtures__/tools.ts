@@ -54,11 +54,32 @@ type FakeModel = ReturnType<typeof fakeModel>;
  */
 export function recordBoundTools(model: FakeModel): string[][] {
   const bound: string[][] = [];
-  const bindTools = model.bindTools.bind(model);
-  model.bindTools = ((tools: { name?: string; type?: string; function?: { name?: string } }[]) => {
+  recordBoundDefinitions(model, (tools) => {
     // A LangChain tool has a name; a function definition (a structured-output tool) names its
     // function; a provider's tool spec has a type.
     bound.push(tools.map((entry) => entry.name ?? entry.function?.name ?? entry.type ?? '?'));
+  });
+  return bound;
+}
+
+/** What a bound tool may be: a LangChain tool, a function definition, a provider's tool spec. */
+export interface BoundTool {
+  readonly name?: string;
+  readonly type?: string;
+  readonly function?: { name?: string };
+  readonly extras?: unknown;
+}
+
+/** The tools LangChain binds to the model for each call, as given to `bindTools`. */
+export function recordBoundDefinitions(
+  model: FakeModel,
+  onBind: (tools: BoundTool[]) => void = () => {},
+): BoundTool[][] {
+  const bound: BoundTool[][] = [];
+  const bindTools = model.bindTools.bind(model);
+  model.bindTools = ((tools: BoundTool[]) => {
+    bound.push(tools);
+    onBind(tools);
     return bindTools(tools as Parameters<FakeModel['bindTools']>[0]);
   }) as FakeModel['bindTools'];
   return bound;
