@@ -40,6 +40,8 @@ export interface StepInput<TContext> {
   readonly tools: readonly BindableTool[];
   /** The conversation so far (read with 'context' storage only). */
   readonly messages: readonly BaseMessage[];
+  /** False when the step is planned again to judge a tool call, not for a model call: no 'step' event. */
+  readonly modelStep?: boolean;
 }
 
 /**
@@ -146,6 +148,7 @@ export function createLangChainToolSearch<TContext>(options: ToolSearchOptions<T
         };
         const state = runtime.state as { messages?: BaseMessage[] } | undefined;
         const { request } = await prepareStep({
+          modelStep: false,
           threadId: runtime.configurable?.thread_id,
           requestContext: runtime.context as TContext | undefined,
           tools: [],
@@ -190,9 +193,10 @@ export function createLangChainToolSearch<TContext>(options: ToolSearchOptions<T
       requestContext: input.requestContext,
       ...(includeResolvedTools ? { requestTools: offered.entries } : { alwaysOn: offered.entries }),
     });
-    const plan = await request.prepareStep(
-      contextStorage ? { records: toConversationRecords(input.messages) } : undefined,
-    );
+    const plan = await request.prepareStep({
+      ...(input.modelStep === false ? { modelStep: false } : {}),
+      ...(contextStorage ? { records: toConversationRecords(input.messages) } : {}),
+    });
 
     const loadedByName = new Map(plan.loaded.map((entry) => [entry.descriptor.name, entry.tool]));
     const head: BindableTool[] = [];
@@ -202,7 +206,9 @@ export function createLangChainToolSearch<TContext>(options: ToolSearchOptions<T
       const loaded = meta ? undefined : loadedByName.get(name);
       const ownTool = meta || loaded ? undefined : offered.ownByName.get(name);
       if (meta) head.push(meta);
-      else if (loaded) tail.push(boundAsLoaded(loaded));
+      // The caller's own tool (includeResolvedTools) is bound as given: createAgent refuses a
+      // registered tool replaced by another instance, so only catalog tools lose defer_loading.
+      else if (loaded) tail.push(offered.ownByName.get(name) === loaded ? loaded : boundAsLoaded(loaded));
       else if (ownTool) head.push(ownTool);
     }
     // Provider tools go before the loaded ones, so a step's tool list stays a prefix of the next one's.

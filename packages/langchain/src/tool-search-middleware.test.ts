@@ -6,12 +6,14 @@ import {
   ClearToolUsesEdit,
   contextEditingMiddleware,
   createAgent,
+  createMiddleware,
   fakeModel,
   humanInTheLoopMiddleware,
   llmToolSelectorMiddleware,
   summarizationMiddleware,
   tool,
   toolErrorMiddleware,
+  toolRetryMiddleware,
   toolStrategy,
 } from 'langchain';
 import { describe, expect, it } from 'vitest';
@@ -754,6 +756,121 @@ describe('toolSearchMiddleware with createAgent', () => {
     expect(sent[1]).toBe(sent[0]);
     expect(log.calls).toEqual([{ name: 'get_weather', input: { city: 'Rome' } }]);
     expect(getWeather.extras).toEqual({ defer_loading: true, cache_control: { type: 'ephemeral' } });
+  });
+
+  it("includeResolvedTools: the agent's own tool with extras.defer_loading is bound as given once loaded (createAgent refuses a replaced tool)", async () => {
+    const log = createExecutionLog();
+    const deferred = tool(
+      async () => {
+        log.calls.push({ name: 'deferred_weather', input: {} });
+        return 'sunny';
+      },
+      {
+        name: 'deferred_weather',
+        description: 'Weather forecast for a city',
+        schema: z.object({}),
+        extras: { defer_loading: true },
+      },
+    );
+    const model = fakeModel()
+      .respondWithTools([{ name: 'load_tool', args: { toolName: 'deferred_weather' } }])
+      .respondWithTools([{ name: 'deferred_weather', args: {} }])
+      .respond(new AIMessage('sunny'));
+    const bound = recordBoundDefinitions(model);
+
+    await createAgent({
+      model,
+      tools: [deferred],
+      middleware: [toolSearchMiddleware({ includeResolvedTools: true })],
+    }).invoke(ask('weather forecast'));
+
+    expect(bound.map((tools) => tools.map((entry) => entry.name))).toEqual([
+      META,
+      [...META, 'deferred_weather'],
+      [...META, 'deferred_weather'],
+    ]);
+    expect(bound[1]!.at(-1)!.extras).toEqual({ defer_loading: true });
+    expect(log.calls).toEqual([{ name: 'deferred_weather', input: {} }]);
+  });
+
+  it('toolRetryMiddleware before it: a failed catalog call is retried under the same step, with one step event per model call', async () => {
+    const log = createExecutionLog();
+    const { echo } = setup({ log });
+    let attempts = 0;
+    const flaky = tool(
+      async () => {
+        attempts += 1;
+        if (attempts === 1) throw new Error('transient');
+        log.calls.push({ name: 'flaky_forecast', input: {} });
+        return 'sunny';
+      },
+      { name: 'flaky_forecast', description: 'Weather forecast, sometimes down', schema: z.object({}) },
+    );
+    const events: ToolSearchEvent[] = [];
+    const model = fakeModel()
+      .respondWithTools([{ name: 'load_tool', args: { toolName: 'flaky_forecast' } }])
+      .respondWithTools([{ name: 'flaky_forecast', args: {} }])
+      .respond(new AIMessage('sunny'));
+    const bound = recordBoundTools(model);
+
+    await createAgent({
+      model,
+      tools: [echo],
+      middleware: [
+        toolRetryMiddleware({ maxRetries: 1, initialDelayMs: 0, jitter: false }),
+        toolSearchMiddleware({ tools: [flaky], onEvent: (event) => events.push(event) }),
+      ],
+    }).invoke(ask('forecast'));
+
+    expect(attempts).toBe(2);
+    expect(log.calls).toEqual([{ name: 'flaky_forecast', input: {} }]);
+    const steps = events.flatMap((event) => (event.type === 'step' ? [event.visible] : []));
+    expect(steps).toEqual(bound);
+    expect(events.filter((event) => event.type === 'deny')).toEqual([]);
+  });
+
+  describe('a middleware that adds a tool per model call (and runs it in wrapToolCall)', () => {
+    const added = tool(async () => 'added ran', {
+      name: 'lookup_order',
+      description: 'Look up an order by id',
+      schema: z.object({}),
+    });
+    const adder = () =>
+      createMiddleware({
+        name: 'AddsTool',
+        wrapModelCall: (request, handler) =>
+          handler({ ...request, tools: [...(request.tools ?? []), added] }),
+        wrapToolCall: (request, handler) =>
+          request.toolCall.name === 'lookup_order' ? handler({ ...request, tool: added }) : handler(request),
+      });
+    const run = async (order: 'adder first' | 'tool search first') => {
+      const { catalog } = setup();
+      const events: ToolSearchEvent[] = [];
+      const model = fakeModel()
+        .respondWithTools([{ name: 'lookup_order', args: {} }])
+        .respond(new AIMessage('done'));
+      const bound = recordBoundTools(model);
+      const search = toolSearchMiddleware({ tools: catalog, onEvent: (event) => events.push(event) });
+      const result = await createAgent({
+        model,
+        middleware: order === 'adder first' ? [adder(), search] : [search, adder()],
+      }).invoke(ask('where is my order?'));
+      return { bound, events, answer: lastToolMessage(result.messages, 'lookup_order') };
+    };
+
+    it('placed before tool search: the tool is one of the step’s own tools, sent and run', async () => {
+      const { bound, answer } = await run('adder first');
+      expect(bound[0]).toEqual([...META, 'lookup_order']);
+      expect(answer.content).toBe('added ran');
+    });
+
+    it('placed after: tool search never saw it (its filter could not judge it), so the call is refused', async () => {
+      const { bound, events, answer } = await run('tool search first');
+      expect(bound[0]).toEqual([...META, 'lookup_order']);
+      expect(answer.status).toBe('error');
+      expect(answer.content).toMatch(/not available/);
+      expect(events).toContainEqual(expect.objectContaining({ type: 'deny', toolName: 'lookup_order' }));
+    });
   });
 
   it('an agent tool named like a meta-tool never replaces the meta-tool', async () => {

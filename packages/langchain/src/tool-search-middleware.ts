@@ -116,14 +116,16 @@ export function toolSearchMiddleware<TContext = unknown>(
       const { toolCall, runtime } = request;
       const threadId = runtime.configurable?.thread_id;
       const key = toolCall.id ? pendingKey(threadId, toolCall.id) : undefined;
+      // The entry is dropped once the call has an answer: a call whose tool threw keeps it, so
+      // that a retry (toolRetryMiddleware before this one) is judged by the same step.
       let engineRequest = key === undefined ? undefined : pending.get(key);
-      if (key !== undefined) pending.delete(key);
       if (!engineRequest) {
         // The model call ran elsewhere (another process, or before an interrupt): plan its step
         // again from the messages the model had then.
         const messages = (request.state.messages ?? []) as BaseMessage[];
         const registered = request.tool;
         const step = await search.prepareStep({
+          modelStep: false,
           threadId,
           requestContext: runtime.context as TContext | undefined,
           tools: registered ? [registered] : [],
@@ -131,7 +133,7 @@ export function toolSearchMiddleware<TContext = unknown>(
         });
         engineRequest = step.request;
       }
-      return search.runToolCall(engineRequest, toolCall, async (tool) => {
+      const answer = await search.runToolCall(engineRequest, toolCall, async (tool) => {
         const result = await handler(tool ? { ...request, tool } : request);
         if (
           endsOnDirectAnswers &&
@@ -143,6 +145,8 @@ export function toolSearchMiddleware<TContext = unknown>(
         }
         return result;
       });
+      if (key !== undefined) pending.delete(key);
+      return answer;
     },
   });
 
