@@ -1,11 +1,14 @@
 import { ToolSearchProcessor as MastraToolSearchProcessor } from '@mastra/core/processors';
 import { createTool } from '@mastra/core/tools';
+import { isMetaToolName } from '@tool-search/core';
 import { createFakeClock } from '@tool-search/core/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { call, createAgent, isPrefixChain, run, say } from './__fixtures__/harness';
 import {
+  activeToolsOption,
   approval,
+  approvalOfEveryCall,
   autoLoad,
   badMetaToolInput,
   contextFromMemory,
@@ -19,6 +22,7 @@ import {
   memoryThread,
   metaToolNameCollision,
   ordering,
+  ownToolAfterLoad,
   type ProcessorFactory,
   resolvedTools,
   searchAlone,
@@ -151,6 +155,36 @@ describe('compatibility with Mastra’s ToolSearchProcessor: where both agree', 
     expect(outcome.logBeforeApproval).toEqual([]);
     expect(outcome.log).toEqual(['r1']);
   });
+
+  it.each([
+    ['ours', ours],
+    ['mastra', mastra],
+  ])(
+    '%s: requireToolApproval: true asks approval for the meta-tools too; a function can exempt them',
+    async (_, factory) => {
+      const every = await approvalOfEveryCall(factory, true);
+      expect(every).toMatchObject({ finishReason: 'suspended', waiting: L, log: [] });
+      const exempt = await approvalOfEveryCall(factory, ({ toolName }) => !isMetaToolName(toolName));
+      expect(exempt).toMatchObject({ finishReason: 'suspended', waiting: 'getWeather', log: [] });
+      expect(exempt.ran).toContain(L);
+    },
+  );
+
+  it.each([
+    ['ours', ours],
+    ['mastra', mastra],
+  ])(
+    "%s: a run's activeTools applies after the processor: a loaded tool it does not name is never sent",
+    async (_, factory) => {
+      const { steps, log } = await activeToolsOption(factory);
+      expect(steps).toEqual([
+        [S, L, 'clock'],
+        [S, L, 'clock'],
+        [S, L, 'clock'],
+      ]);
+      expect(log).toEqual([]);
+    },
+  );
 });
 
 describe('compatibility with Mastra’s ToolSearchProcessor: where they differ', () => {
@@ -239,6 +273,16 @@ describe('compatibility with Mastra’s ToolSearchProcessor: where they differ',
     expect(theirs.log.map((item) => item.tool)).toEqual(['getWeather']);
     expect(mine.steps[0]).toEqual([S, L]);
     expect(mine.log).toEqual([]);
+  });
+
+  it("a thread's loaded catalog tool and the agent's own tool of that name: Mastra runs the catalog's in a later call; ours the agent's, and says so", async () => {
+    const theirs = await ownToolAfterLoad(mastra);
+    const mine = await ownToolAfterLoad(ours);
+    expect(theirs.log.map((item) => item.tool)).toEqual(['sendEmail']);
+    expect(mine.log.map((item) => item.tool)).toEqual(['own sendEmail']);
+    expect(mine.events.filter((event) => event.type === 'tool-rejected')).toEqual([
+      expect.objectContaining({ toolName: 'sendEmail', reason: 'duplicate-name' }),
+    ]);
   });
 
   it('an agent tool named search_tools replaces Mastra’s meta-tool; ours keeps the real one', async () => {

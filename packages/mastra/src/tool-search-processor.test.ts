@@ -1,9 +1,11 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Agent } from '@mastra/core/agent';
+import { Mastra } from '@mastra/core/mastra';
 import { MockMemory } from '@mastra/core/memory';
-import { TokenLimiter } from '@mastra/core/processors';
+import { type Processor, TokenLimiter } from '@mastra/core/processors';
 import { RequestContext } from '@mastra/core/request-context';
+import { InMemoryStore } from '@mastra/core/storage';
 import { createTool } from '@mastra/core/tools';
 import { createStep, createWorkflow } from '@mastra/core/workflows';
 import {
@@ -508,6 +510,109 @@ describe.each(['generate', 'stream'] as const)('ToolSearchProcessor in a real Ma
     processor.dispose();
   });
 
+  it('with a processor before it that returns the tools each step (as Mastra documents), a run stays one request: guard messages, deny events, filter answers', async () => {
+    const log: ExecutionLog = [];
+    const events: ToolSearchEvent[] = [];
+    const asked: string[] = [];
+    const clock = createTool({ id: 'clock', description: 'Tell the time.', execute: async () => '12:00' });
+    // A new tools object each step, holding the same tools.
+    const addsClock: Processor = {
+      id: 'adds-clock',
+      processInputStep: ({ tools }) => ({ tools: { ...tools, clock } }),
+    };
+    const processor = new ToolSearchProcessor({
+      tools: sampleTools(log),
+      filter: ({ name, phase }) => {
+        asked.push(`${phase}:${name}`);
+        return true;
+      },
+      onEvent: (event) => events.push(event),
+    });
+    const { agent, model, steps } = createAgent({
+      processors: [addsClock, processor],
+      script: [
+        calls(
+          { tool: L, input: { toolName: 'getWeather' } },
+          { tool: 'getWeather', input: { city: 'Rome' } },
+        ),
+        call('flyToMars', {}),
+        call('getWeather', { city: 'Oslo' }),
+        say(),
+      ],
+    });
+    await run(agent, mode, 'weather?', { requestContext: threadContext(`processor-before-${mode}`) });
+    expect(steps).toEqual([
+      [S, L, 'clock'],
+      [S, L, 'clock', 'getWeather'],
+      [S, L, 'clock', 'getWeather'],
+      [S, L, 'clock', 'getWeather'],
+    ]);
+    expect(log).toEqual([{ tool: 'getWeather', input: { city: 'Oslo' } }]);
+    const sent = prompts(model, mode);
+    const justLoaded = await coreGuardMessage('getWeather', (request) =>
+      request.loadTool({ toolNames: ['getWeather'] }),
+    );
+    expect(toolAnswers(sent[1]!).find((answer) => answer.toolName === 'getWeather')).toEqual({
+      toolName: 'getWeather',
+      output: { type: 'error-text', value: justLoaded },
+    });
+    expect(toolAnswers(sent[2]!).find((answer) => answer.toolName === 'flyToMars')).toEqual({
+      toolName: 'flyToMars',
+      output: { type: 'error-text', value: await coreGuardMessage('flyToMars') },
+    });
+    expect(events.filter((event) => event.type === 'deny')).toMatchObject([
+      { toolName: 'getWeather', reason: 'not-loaded' },
+      { toolName: 'flyToMars', reason: 'unknown-tool' },
+    ]);
+    // The request's filter answers are kept for the run: the clock was judged once, not each step.
+    expect(asked.filter((item) => item === 'active:clock')).toHaveLength(1);
+    processor.dispose();
+  });
+
+  it('follows a processor before it that changes the tools during a run: a tool added from the second step is sent from then', async () => {
+    const log: ExecutionLog = [];
+    const clock = createTool({
+      id: 'clock',
+      description: 'Tell the time.',
+      execute: async () => {
+        log.push({ tool: 'clock', input: {} });
+        return '12:00';
+      },
+    });
+    const addsClockLater: Processor = {
+      id: 'adds-clock-later',
+      processInputStep: ({ tools, stepNumber }) => (stepNumber === 0 ? {} : { tools: { ...tools, clock } }),
+    };
+    const processor = new ToolSearchProcessor({ tools: sampleTools(log) });
+    const { agent, model, steps } = createAgent({
+      processors: [addsClockLater, processor],
+      script: [
+        calls(
+          { tool: L, input: { toolName: 'getWeather' } },
+          { tool: 'getWeather', input: { city: 'Rome' } },
+        ),
+        calls({ tool: 'clock', input: {} }, { tool: 'getWeather', input: { city: 'Oslo' } }),
+        say(),
+      ],
+    });
+    await run(agent, mode, 'weather?', { requestContext: threadContext(`processor-changes-${mode}`) });
+    expect(steps).toEqual([
+      [S, L],
+      [S, L, 'clock', 'getWeather'],
+      [S, L, 'clock', 'getWeather'],
+    ]);
+    expect(log.map((item) => item.tool)).toEqual(['clock', 'getWeather']);
+    // The call made in the loading step is still judged against that step.
+    const answer = toolAnswers(prompts(model, mode)[1]!).find((item) => item.toolName === 'getWeather');
+    expect(answer?.output).toEqual({
+      type: 'error-text',
+      value: await coreGuardMessage('getWeather', (request) =>
+        request.loadTool({ toolNames: ['getWeather'] }),
+      ),
+    });
+    processor.dispose();
+  });
+
   it('keeps the guard message in memory: the next call of the thread sends it again', async () => {
     const log: ExecutionLog = [];
     const processor = new ToolSearchProcessor({ tools: sampleTools(log) });
@@ -1007,6 +1112,114 @@ describe('ToolSearchProcessor', () => {
     expect(log.map((entry) => entry.tool)).toEqual(['getWeather']);
     // sendEmail was loaded after getWeather but never used since: it is the one evicted.
     expect(steps.at(-1)).toEqual([S, L, 'getWeather', 'createIssue']);
+    processor.dispose();
+  });
+
+  it('maxLoadedTools: a loaded tool called by its id counts as used; a tool not loaded is refused by its id too', async () => {
+    const log: ExecutionLog = [];
+    const events: ToolSearchEvent[] = [];
+    const processor = new ToolSearchProcessor({
+      tools: sampleTools(log),
+      maxLoadedTools: 2,
+      onEvent: (event) => events.push(event),
+    });
+    const { agent, model, steps } = createAgent({
+      processors: [processor],
+      script: [
+        call('get-weather', { city: 'Lima' }),
+        call('load_tool', { toolName: 'getWeather' }),
+        call('load_tool', { toolName: 'sendEmail' }),
+        // Mastra finds a tool by its id too: getWeather runs.
+        call('get-weather', { city: 'Rome' }),
+        call('load_tool', { toolName: 'createIssue' }),
+        say(),
+      ],
+    });
+    await run(agent, 'generate', 'load, use by id, load', { requestContext: threadContext('lru-by-id') });
+    expect(log).toEqual([{ tool: 'getWeather', input: { city: 'Rome' } }]);
+    expect(toolAnswers(prompts(model, 'generate')[1]!)).toEqual([
+      {
+        toolName: 'get-weather',
+        output: { type: 'error-text', value: await coreGuardMessage('get-weather') },
+      },
+    ]);
+    expect(events.filter((event) => event.type === 'deny')).toMatchObject([
+      { toolName: 'get-weather', reason: 'not-loaded' },
+    ]);
+    // getWeather was used after sendEmail was loaded: sendEmail is the least recently used.
+    expect(steps.at(-1)).toEqual([S, L, 'getWeather', 'createIssue']);
+    processor.dispose();
+  });
+
+  it('approval after a restart: with a shared store and the thread in mastra__threadId the approved call runs; with context storage it is lost', async () => {
+    const approveAfterRestart = async (storage: 'context' | ReturnType<typeof createMemoryStore>) => {
+      const log: string[] = [];
+      const deleteRecord = createTool({
+        id: 'deleteRecord',
+        description: 'Delete a record by id.',
+        inputSchema: z.object({ id: z.string() }),
+        requireApproval: true,
+        execute: async ({ id }: { id: string }) => {
+          log.push(id);
+          return { deleted: id };
+        },
+      });
+      const mastraStorage = new InMemoryStore();
+      const memory = new MockMemory();
+      const thread = `restart-${typeof storage}`;
+      const options = () => ({
+        maxSteps: 10,
+        memory: { thread, resource: 'user-1' },
+        requestContext: threadContext(thread),
+      });
+      // A process: its own processor and agent, sharing only the stores.
+      const start = (script: Parameters<typeof createAgent>[0]['script']) => {
+        const { agent } = createAgent({
+          processors: [new ToolSearchProcessor({ tools: { deleteRecord }, storage })],
+          memory,
+          script,
+        });
+        return new Mastra({ agents: { agent }, storage: mastraStorage, logger: false }).getAgent('agent');
+      };
+      const first = await start([
+        call('load_tool', { toolName: 'deleteRecord' }),
+        call('deleteRecord', { id: 'r1' }),
+      ]).generate('delete r1', options());
+      const pending = (first as unknown as { suspendPayload?: { toolCallId?: string } }).suspendPayload;
+      await start([say('deleted')]).approveToolCallGenerate({
+        runId: first.runId!,
+        toolCallId: pending?.toolCallId,
+        ...options(),
+      } as never);
+      return { suspended: first.finishReason, log };
+    };
+    const store = createMemoryStore();
+    expect(await approveAfterRestart(store)).toEqual({ suspended: 'suspended', log: ['r1'] });
+    // 'context' storage reads the conversation, which Mastra does not hand over when it resumes.
+    expect(await approveAfterRestart('context')).toEqual({ suspended: 'suspended', log: [] });
+    store.dispose();
+  });
+
+  it("leaves out a loaded catalog tool that one of the request's tools shares a name with (getLoadedToolsForRequestContext)", async () => {
+    const events: ToolSearchEvent[] = [];
+    const processor = new ToolSearchProcessor({
+      tools: sampleTools(),
+      onEvent: (event) => events.push(event),
+    });
+    const { agent } = createAgent({
+      processors: [processor],
+      script: [call('load_tool', { toolNames: ['getWeather', 'sendEmail'] }), say()],
+    });
+    await run(agent, 'generate', 'load', { requestContext: threadContext('restore-own') });
+    const ownMailer = createTool({ id: 'sendEmail', description: 'Mine.', execute: async () => ({}) });
+    const restored = await processor.getLoadedToolsForRequestContext({
+      requestContext: threadContext('restore-own'),
+      tools: { sendEmail: ownMailer },
+    });
+    expect(Object.keys(restored)).toEqual(['getWeather']);
+    expect(events.filter((event) => event.type === 'tool-rejected')).toEqual([
+      expect.objectContaining({ toolName: 'sendEmail', reason: 'duplicate-name' }),
+    ]);
     processor.dispose();
   });
 

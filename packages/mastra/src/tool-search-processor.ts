@@ -98,22 +98,33 @@ export type StateResult<TStorage, T> = TStorage extends 'in-memory' | 'context' 
 
 type MetaTool = ReturnType<typeof createMetaTool>;
 
-/** What one request (one generate/stream call) keeps between its steps, in Mastra's per-processor `state`. */
-interface RequestState {
+/** The engine request of a run and the meta-tools bound to it, made for one set of tools. */
+interface RunRequest {
   readonly request: ToolSearchRequest<unknown>;
   readonly metaTools: ReadonlyMap<string, MetaTool>;
+  /** The tools the request was made for (as the processor received them). */
   readonly tools: Record<string, unknown> | undefined;
-  /** The tool names this processor sent at the request's latest step (undefined before its first). */
-  sent: ReadonlySet<string> | undefined;
-  /** Ids of the tool calls whose "not found" error was already checked against the guard. */
+}
+
+/**
+ * What one run (one generate/stream call, or one resume after an approval) keeps between its
+ * steps. Mastra gives each processor a `state` object that lives exactly that long.
+ */
+interface RunState {
+  readonly requestContext: unknown;
+  current: RunRequest;
+  /**
+   * Each name under which Mastra finds a tool this processor sent at the run's latest step (its
+   * key, a provider tool's name, its id), to the tool's key; undefined before the first step.
+   */
+  sent: ReadonlyMap<string, string> | undefined;
+  /** Ids of the tool calls already checked against the guard. */
   readonly checked: Set<string>;
 }
 
 type StoredMessage = ProcessInputStepArgs['messages'][number];
 type StoredPart = NonNullable<StoredMessage['content']['parts']>[number];
 type ToolInvocationPart = Extract<StoredPart, { type: 'tool-invocation' }>;
-
-const STATE_KEY = Symbol.for('tool-search.mastra.request');
 
 function isObject(value: unknown): value is object {
   return typeof value === 'object' && value !== null;
@@ -157,6 +168,10 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
   readonly #injectCatalog: boolean;
   readonly #contextStorage: boolean;
   readonly #staticEntries: ReadonlySet<CatalogEntry<unknown>>;
+  /** Canonical names of the catalog: the names a loaded catalog tool is sent under. */
+  readonly #staticNames: ReadonlySet<string>;
+  /** Each run's state, by the `state` object Mastra gives this processor for the run. */
+  readonly #runs = new WeakMap<object, RunState>();
   /** Static tools this processor restored into a request's tools (Mastra passes them back as the agent's). */
   readonly #restored = new WeakMap<object, ReadonlySet<string>>();
 
@@ -164,6 +179,7 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
     const options = optionsObject(given, 'ToolSearchProcessor');
     const catalog = toCatalogEntries(options.tools);
     this.#staticEntries = new Set(catalog);
+    this.#staticNames = new Set(catalog.map((entry) => entry.descriptor.name));
     this.#includeResolvedTools = options.includeResolvedTools === true;
     this.#injectCatalog = options.injectCatalog === true;
     this.#contextStorage = options.storage === 'context';
@@ -199,10 +215,15 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
 
   /** Sends the meta-tools, the agent's tools and the loaded tools for this step. */
   async processInputStep(args: ProcessInputStepArgs): Promise<{ tools: Record<string, unknown> }> {
-    const requestState = this.#requestFor(args);
-    const { request, metaTools } = requestState;
-    // Before prepareStep: the guard judges the calls against the step they were made in.
-    await this.#answerRefusedCalls(args, requestState);
+    const runState = this.#runFor(args);
+    // Before prepareStep, and with the request of the previous step: the guard judges the calls
+    // against the step they were made in.
+    await this.#answerRefusedCalls(args, runState);
+    // A processor before this one may hand over a new tools object each step (Mastra documents
+    // `({ tools }) => ({ tools: { ...tools, extra } })`): the same tools keep the run's request;
+    // other tools (one added or removed) get a request of their own, for the rest of the run.
+    if (!sameTools(runState.current.tools, args.tools)) runState.current = this.#startRequest(args);
+    const { request, metaTools } = runState.current;
     const plan = await request.prepareStep(
       this.#contextStorage ? { records: toConversationRecords(args.messages) } : undefined,
     );
@@ -217,14 +238,16 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
       const tool = metaTools.get(name) ?? request.resolve(name)?.tool;
       if (tool !== undefined) tools[name] = loaded.has(name) ? sentAsLoaded(tool) : tool;
     }
-    requestState.sent = new Set(Object.keys(tools));
+    runState.sent = namesMastraFinds(tools);
     return { tools };
   }
 
   /**
    * The loaded tools of the request's thread, for the Mastra `Agent` to rebuild their
    * executors before a run or when it resumes after an approval (paths that do not go
-   * through `processInputStep`). `tools` are the request's resolved tools.
+   * through `processInputStep`). `tools` are the request's resolved tools: a loaded catalog
+   * tool that one of them shares a name with is left out (the agent's own tool wins, as on
+   * every step; a `tool-rejected` event, reason `duplicate-name`, reports it once).
    */
   async getLoadedToolsForRequestContext(args?: {
     requestContext?: RequestContext;
@@ -232,11 +255,16 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
     tools?: Record<string, unknown>;
   }): Promise<Record<string, AnyTool>> {
     const requestContext = args?.requestContext ?? args?.stepArgs?.requestContext;
-    const tools = args?.stepArgs ? args.stepArgs.tools : args?.tools;
+    const tools = args?.stepArgs ? this.#agentTools(args.stepArgs.tools, requestContext) : args?.tools;
+    const entries = toCatalogEntries(tools);
     const request = this.#engine.startRequest({
       threadId: resolveThreadId(requestContext),
       requestContext,
-      requestTools: this.#includeResolvedTools ? toCatalogEntries(tools) : undefined,
+      ...(this.#includeResolvedTools
+        ? { requestTools: entries }
+        : // Only the agent's tools named like a catalog tool can shadow a loaded one; the others
+          // would only repeat the first step's filter calls and events.
+          { alwaysOn: entries.filter((entry) => this.#staticNames.has(entry.descriptor.name)) }),
     });
     const records =
       this.#contextStorage && args?.stepArgs ? toConversationRecords(args.stepArgs.messages) : undefined;
@@ -282,8 +310,9 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
    * list (so memory keeps it too), by the engine's guard message, which tells the model what
    * to do: search then load, or call again a tool it loaded in that same step.
    */
-  async #answerRefusedCalls(args: ProcessInputStepArgs, requestState: RequestState): Promise<void> {
-    const { sent, checked, request } = requestState;
+  async #answerRefusedCalls(args: ProcessInputStepArgs, runState: RunState): Promise<void> {
+    const { sent, checked } = runState;
+    const { request } = runState.current;
     const messageList = args.messageList;
     if (sent === undefined || !messageList || !Array.isArray(args.steps)) return;
     const calls = (args.steps.at(-1) as { toolCalls?: unknown } | undefined)?.toolCalls;
@@ -296,9 +325,11 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
         continue;
       if (checked.has(toolCallId)) continue;
       checked.add(toolCallId);
-      // Mastra ran it: asking the guard records the use, so maxLoadedTools evicts the least
-      // recently used tool, as in the other adapters (which guard every call they execute).
-      if (sent.has(toolName)) await request.guard(toolName);
+      // Mastra ran it (by its key or, as Mastra also finds tools, by its id): asking the guard
+      // records the use, so maxLoadedTools evicts the least recently used tool, as in the other
+      // adapters (which guard every call they execute).
+      const key = sent.get(toolName);
+      if (key !== undefined) await request.guard(key);
       else refused.add(toolCallId);
     }
     if (refused.size === 0) return;
@@ -312,19 +343,43 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
     }
   }
 
-  #requestFor(args: ProcessInputStepArgs): RequestState {
-    const state = isObject(args.state) ? (args.state as Record<PropertyKey, unknown>) : undefined;
-    const kept = state?.[STATE_KEY] as RequestState | undefined;
-    if (kept && kept.tools === args.tools) return kept;
+  /**
+   * The state of this step's run: Mastra's per-run `state` object for this processor is the key
+   * (kept here, per processor instance, so two instances sharing the id 'tool-search' keep apart).
+   * Without one, the run's message list is.
+   */
+  #runFor(args: ProcessInputStepArgs): RunState {
+    const key = isObject(args.state) ? args.state : isObject(args.messageList) ? args.messageList : undefined;
+    const kept = key ? this.#runs.get(key) : undefined;
+    if (kept && kept.requestContext === args.requestContext) return kept;
+    const created: RunState = {
+      requestContext: args.requestContext,
+      current: this.#startRequest(args),
+      sent: undefined,
+      checked: new Set(),
+    };
+    if (key) this.#runs.set(key, created);
+    return created;
+  }
 
-    const requestContext = args.requestContext;
+  /** The agent's own tools among a step's tools: without the static tools restored as loaded ones. */
+  #agentTools(
+    tools: Record<string, unknown> | undefined,
+    requestContext: RequestContext | undefined,
+  ): Record<string, unknown> {
     const restored = isObject(requestContext) ? this.#restored.get(requestContext) : undefined;
     const own: Record<string, unknown> = {};
-    for (const [name, tool] of Object.entries(args.tools ?? {})) {
+    for (const [name, tool] of Object.entries(tools ?? {})) {
       // A static tool restored by getLoadedToolsForRequestContext is a loaded tool, not the agent's.
       if (!restored?.has(name)) own[name] = tool;
     }
-    const entries = toCatalogEntries(own);
+    return own;
+  }
+
+  /** An engine request for the step's tools, with the meta-tools bound to it. */
+  #startRequest(args: ProcessInputStepArgs): RunRequest {
+    const requestContext = args.requestContext;
+    const entries = toCatalogEntries(this.#agentTools(args.tools, requestContext));
     const request = this.#engine.startRequest({
       threadId: resolveThreadId(requestContext),
       requestContext,
@@ -338,16 +393,53 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
           : (input: unknown) => request.searchTools(input);
       metaTools.set(definition.name, createMetaTool(definition, run));
     }
-    const created: RequestState = {
-      request,
-      metaTools,
-      tools: args.tools,
-      sent: undefined,
-      checked: new Set(),
-    };
-    if (state) state[STATE_KEY] = created;
-    return created;
+    return { request, metaTools, tools: args.tools };
   }
+}
+
+/** The same names in the same order, each the same tool object (a copy of the record is the same tools). */
+function sameTools(
+  kept: Record<string, unknown> | undefined,
+  given: Record<string, unknown> | undefined,
+): boolean {
+  if (kept === given) return true;
+  if (!isObject(kept) || !isObject(given)) return false;
+  const keptNames = Object.keys(kept);
+  const givenNames = Object.keys(given);
+  if (keptNames.length !== givenNames.length) return false;
+  for (let index = 0; index < keptNames.length; index++) {
+    const name = keptNames[index]!;
+    if (givenNames[index] !== name || kept[name] !== given[name]) return false;
+  }
+  return true;
+}
+
+/** A provider tool's names the model calls it by (`openai.web_search` → `web_search`), as Mastra matches them. */
+function providerToolNames(tool: unknown): string[] {
+  if (!isObject(tool)) return [];
+  const { type, id, name } = tool as { type?: unknown; id?: unknown; name?: unknown };
+  if ((type !== 'provider' && type !== 'provider-defined') || typeof id !== 'string') return [];
+  const names = [id.split('.').slice(1).join('.')];
+  if (typeof name === 'string') names.push(name);
+  return names.filter((candidate) => candidate.length > 0);
+}
+
+/**
+ * Every name under which Mastra's tool-call step finds one of these tools, to the tool's key: its
+ * key first, then a provider tool's name, then any tool's `id`; the first tool in order wins, as
+ * in Mastra's lookup.
+ */
+function namesMastraFinds(tools: Record<string, unknown>): Map<string, string> {
+  const names = new Map<string, string>();
+  const entries = Object.entries(tools);
+  for (const [key] of entries) names.set(key, key);
+  for (const [key, tool] of entries)
+    for (const name of providerToolNames(tool)) if (!names.has(name)) names.set(name, key);
+  for (const [key, tool] of entries) {
+    const id = isObject(tool) ? (tool as { id?: unknown }).id : undefined;
+    if (typeof id === 'string' && !names.has(id)) names.set(id, key);
+  }
+  return names;
 }
 
 /** The tool invocations with these call ids that ended in an error, newest messages first. */

@@ -149,7 +149,7 @@ export interface ToolRun {
   readonly result: unknown;
 }
 
-function toolRuns(results: readonly unknown[]): ToolRun[] {
+export function toolRuns(results: readonly unknown[]): ToolRun[] {
   return results.map((chunk) => {
     const payload = ((chunk as { payload?: unknown }).payload ?? chunk) as Record<string, unknown>;
     return { toolName: String(payload.toolName), args: payload.args, result: payload.result };

@@ -15,6 +15,7 @@ import {
   run,
   say,
   type ToolRun,
+  toolRuns,
 } from './harness';
 import { type ExecutionLog, sampleTools } from './tools';
 
@@ -598,4 +599,81 @@ export async function injectedCatalog(factory: ProcessorFactory, mode: Mode, inj
     requestContext: threadContext(`inject-${mode}-${injectCatalog}`),
   });
   return { steps, log, systems, processor };
+}
+
+/**
+ * A thread loads the catalog's `sendEmail`; in a later call on that thread, an agent whose own
+ * tool is also named `sendEmail` calls it. Which one runs?
+ */
+export async function ownToolAfterLoad(factory: ProcessorFactory) {
+  const log: ExecutionLog = [];
+  const events: { type: string; toolName?: string; reason?: string }[] = [];
+  const processor = factory({
+    tools: sampleTools(log),
+    onEvent: (event: { type: string; toolName?: string; reason?: string }) => events.push(event),
+  });
+  const ownMailer = createTool({
+    id: 'sendEmail',
+    description: 'The agent’s own mailer.',
+    inputSchema: z.object({}).passthrough(),
+    execute: async () => {
+      log.push({ tool: 'own sendEmail', input: {} });
+      return { own: true };
+    },
+  });
+  const loader = createAgent({
+    processors: [processor],
+    script: [call('load_tool', { toolName: 'sendEmail' }), say()],
+  });
+  await run(loader.agent, 'generate', 'load the mailer', { requestContext: threadContext('own-tool-wins') });
+  const withOwn = createAgent({
+    processors: [processor],
+    tools: { sendEmail: ownMailer },
+    script: [call('sendEmail', { to: 'a', subject: 'b', body: 'c' }), say()],
+  });
+  await run(withOwn.agent, 'generate', 'send it', { requestContext: threadContext('own-tool-wins') });
+  return { log, steps: withOwn.steps, events, processor, ownMailer };
+}
+
+/** A run's `activeTools` (a generate option) names the agent's tool and the meta-tools only; a tool is loaded. */
+export async function activeToolsOption(factory: ProcessorFactory) {
+  const log: ExecutionLog = [];
+  const { agent, steps } = createAgent({
+    processors: [factory({ tools: sampleTools(log) })],
+    tools: { clock: clockTool(log) },
+    script: [call('load_tool', { toolName: 'getWeather' }), call('getWeather', { city: 'Rome' }), say()],
+  });
+  await run(agent, 'generate', 'weather?', {
+    requestContext: threadContext('active-tools'),
+    activeTools: ['clock', 'search_tools', 'load_tool'],
+  });
+  return { steps, log };
+}
+
+/**
+ * `requireToolApproval` on a run: `true`, or a function (Mastra's per-call form). Returns the tool
+ * of the first call that waited for approval, and what ran before it.
+ */
+export async function approvalOfEveryCall(
+  factory: ProcessorFactory,
+  requireToolApproval: boolean | ((context: { toolName: string }) => boolean),
+) {
+  const log: ExecutionLog = [];
+  const { agent: plain } = createAgent({
+    processors: [factory({ tools: sampleTools(log) })],
+    script: [call('load_tool', { toolName: 'getWeather' }), callFirstLoaded({ city: 'Rome' }), say()],
+  });
+  const mastra = new Mastra({ agents: { plain }, storage: new InMemoryStore(), logger: false });
+  const result = await mastra.getAgent('plain').generate('weather in Rome?', {
+    maxSteps: 10,
+    requestContext: threadContext(`approve-every-call-${typeof requireToolApproval}`),
+    requireToolApproval,
+  } as never);
+  const pending = (result as unknown as { suspendPayload?: { toolName?: string } }).suspendPayload;
+  return {
+    finishReason: result.finishReason,
+    waiting: pending?.toolName,
+    ran: toolRuns(result.toolResults ?? []).map((item) => item.toolName),
+    log,
+  };
 }
