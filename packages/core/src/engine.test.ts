@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
 import {
   brokenStore,
@@ -11,7 +12,7 @@ import { createToolSearchEngine } from './engine';
 import { ToolSearchError } from './errors';
 import { createMemoryStore } from './memory-store';
 import { sampleCatalog } from './testing/sample-tools';
-import type { CatalogEntry, RankerFactory, ToolFilter } from './types';
+import type { CatalogEntry, RankerFactory, SearchResult, ToolFilter } from './types';
 
 function expectCode(run: () => unknown, code: string) {
   try {
@@ -1069,5 +1070,80 @@ describe('plans outside a model step', () => {
 
     await engine.startRequest({ threadId: 'restore' }).prepareStep();
     expect(eventsOf('step')).toHaveLength(1);
+  });
+});
+
+describe('aborting a meta-tool call (signal)', () => {
+  /** A promise settled from outside, for a ranker or a filter that answers when told to. */
+  function deferred<T>() {
+    let resolve!: (value: T) => void;
+    const promise = new Promise<T>((settle) => {
+      resolve = settle;
+    });
+    return { promise, resolve };
+  }
+  const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+  it('settles a slow search at once with the signal’s reason, then reports nothing and leaves no listener', async () => {
+    const answer = deferred<SearchResult[]>();
+    const { engine, eventsOf } = harness({
+      ranker: (tools) => ({
+        search: () =>
+          answer.promise.then(() => catalogOrderRanker(tools).search('', { topK: 2 }) as SearchResult[]),
+      }),
+      search: { autoLoad: true },
+    });
+    const request = engine.startRequest({ threadId: 'gone' });
+    const controller = new AbortController();
+    const reason = new Error('the user left');
+    const search = request.searchTools({ query: 'weather' }, { signal: controller.signal });
+    await flush();
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
+    controller.abort(reason);
+    await expect(search).rejects.toBe(reason);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+
+    answer.resolve([]); // the ranker answers late: its answer is dropped
+    await flush();
+    expect(eventsOf('search')).toEqual([]);
+    expect(eventsOf('load')).toEqual([]);
+    expect(await engine.getLoadedToolNames('gone')).toEqual([]);
+  });
+
+  it('loads nothing when the signal aborts while a filter decides', async () => {
+    const decision = deferred<boolean>();
+    const { engine, eventsOf } = harness({
+      filter: ({ phase }) => (phase === 'load' ? decision.promise : true),
+    });
+    const controller = new AbortController();
+    const load = engine
+      .startRequest({ threadId: 'gone' })
+      .loadTool({ toolName: 'getWeather' }, { signal: controller.signal });
+    await flush();
+    controller.abort();
+    await expect(load).rejects.toMatchObject({ name: 'AbortError' });
+    decision.resolve(true);
+    await flush();
+    expect(eventsOf('load')).toEqual([]);
+    expect(await engine.getLoadedToolNames('gone')).toEqual([]);
+  });
+
+  it('does not start when the signal has already aborted; an unaborted call removes its listener', async () => {
+    const search = vi.fn(() => []);
+    const { engine } = harness({ ranker: () => ({ search }) });
+    const request = engine.startRequest();
+    const aborted = AbortSignal.abort(new Error('too late'));
+    await expect(request.searchTools({ query: 'weather' }, { signal: aborted })).rejects.toThrow('too late');
+    await expect(request.loadTool({ toolName: 'getWeather' }, { signal: aborted })).rejects.toThrow(
+      'too late',
+    );
+    expect(search).not.toHaveBeenCalled();
+    expect(await engine.getLoadedToolNames()).toEqual([]);
+
+    const controller = new AbortController();
+    await request.searchTools({ query: 'weather' }, { signal: controller.signal });
+    const loaded = await request.loadTool({ toolName: 'getWeather' }, { signal: controller.signal });
+    expect(loaded.success).toBe(true);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 });

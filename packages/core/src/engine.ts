@@ -1,3 +1,4 @@
+import { abortable } from './abortable';
 import { buildCatalog, type Catalog, createRequestCatalogCache, isValidToolName } from './catalog';
 import { failAfter, systemClock } from './clock';
 import {
@@ -35,6 +36,7 @@ import type {
   LoadStateStore,
   LoadToolOutput,
   MaybePromise,
+  MetaToolCallOptions,
   Ranker,
   RequestOptions,
   SearchOptions,
@@ -796,7 +798,8 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       }
     }
 
-    async function searchTools(input: unknown): Promise<SearchToolsOutput> {
+    /** One search; after `signal` aborts (its caller no longer waits), it loads and reports nothing. */
+    async function searchTools(input: unknown, signal: AbortSignal | undefined): Promise<SearchToolsOutput> {
       const parsed = parseSearchToolsInput(input);
       if (!parsed.ok) return { results: [], message: parsed.message };
       const started = now();
@@ -804,12 +807,14 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       try {
         ranked = await rank(parsed.query);
       } catch (error) {
+        signal?.throwIfAborted();
         emit({ type: 'search-error', threadId, time: now(), query: parsed.query, error });
         return {
           results: [],
           message: 'Tool search failed for this query. Try again, perhaps with other keywords.',
         };
       }
+      signal?.throwIfAborted();
       const results: SearchResult[] = ranked.map(({ entry, result }) => ({
         name: entry.descriptor.name,
         description: clip(
@@ -840,7 +845,10 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
           message: `Found ${results.length} tool(s): ${names}. Call load_tool with the exact name(s) you need; a loaded tool can be called from your next step.`,
         };
       }
-      const outcome = await loadCanonical(ranked.map(({ entry }) => entry.descriptor.name));
+      const outcome = await loadCanonical(
+        ranked.map(({ entry }) => entry.descriptor.name),
+        signal,
+      );
       if (!outcome.ok) {
         return {
           results,
@@ -872,14 +880,18 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       | { ok: true; loaded: string[]; alreadyLoaded: string[] }
       | { ok: false; error: ToolSearchError };
 
-    /** Loads canonical names already found and allowed. */
-    async function loadCanonical(names: readonly string[]): Promise<LoadOutcome> {
+    /** Loads canonical names already found and allowed (nothing once `signal` has aborted). */
+    async function loadCanonical(
+      names: readonly string[],
+      signal: AbortSignal | undefined,
+    ): Promise<LoadOutcome> {
       let current: string[];
       try {
         current = await currentLoadedNames();
       } catch (error) {
         return { ok: false, error: error as ToolSearchError };
       }
+      signal?.throwIfAborted();
       const present = new Set([...current, ...alwaysOnNames]);
       const loaded: string[] = [];
       const alreadyLoaded: string[] = [];
@@ -942,7 +954,8 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       return close.filter((_, index) => checks[index]).slice(0, 3);
     }
 
-    async function loadTool(input: unknown): Promise<LoadToolOutput> {
+    /** One load; after `signal` aborts (its caller no longer waits), it loads nothing. */
+    async function loadTool(input: unknown, signal: AbortSignal | undefined): Promise<LoadToolOutput> {
       const parsed = parseLoadToolInput(input);
       if (!parsed.ok) return { success: false, message: parsed.message };
 
@@ -967,9 +980,10 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
         else if (!canonical.includes(canonicalName)) canonical.push(canonicalName);
       });
 
+      signal?.throwIfAborted();
       const outcome =
         canonical.length > 0
-          ? await loadCanonical(canonical)
+          ? await loadCanonical(canonical, signal)
           : { ok: true as const, loaded: [], alreadyLoaded: [] };
       if (!outcome.ok) {
         return {
@@ -981,6 +995,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       }
       const { loaded, alreadyLoaded } = outcome;
       emit({ type: 'load', threadId, time: now(), loaded, alreadyLoaded, notFound, auto: false });
+      signal?.throwIfAborted();
 
       const suggestions: string[] = [];
       for (const name of notFound.slice(0, 3)) {
@@ -1121,7 +1136,17 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       return listing;
     }
 
-    return { threadId, prepareStep, searchTools, loadTool, guard, resolve, catalogInstructions };
+    return {
+      threadId,
+      prepareStep,
+      searchTools: (input: unknown, options?: MetaToolCallOptions) =>
+        abortable(options?.signal, (signal) => searchTools(input, signal)),
+      loadTool: (input: unknown, options?: MetaToolCallOptions) =>
+        abortable(options?.signal, (signal) => loadTool(input, signal)),
+      guard,
+      resolve,
+      catalogInstructions,
+    };
   }
 
   return engine;

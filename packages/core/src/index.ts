@@ -61,6 +61,7 @@ export type {
   LoadToolInput,
   LoadToolOutput,
   MaybePromise,
+  MetaToolCallOptions,
   MetaToolDefinition,
   Ranker,
   RankerFactory,

@@ -345,6 +345,17 @@ export interface StepPlan<TTool = unknown> {
   readonly degraded: boolean;
 }
 
+/** Options of one meta-tool call (`searchTools`, `loadTool`). */
+export interface MetaToolCallOptions {
+  /**
+   * Ends the call: it rejects with the signal's reason as soon as the signal aborts (at once if it
+   * already has), without waiting for a slow ranker, filter or store. What is under way then runs
+   * on unobserved: nothing is loaded, and no `search` or `load` event is emitted, after the abort,
+   * but a load whose store write had begun may still land.
+   */
+  readonly signal?: AbortSignal;
+}
+
 export interface GuardDecision {
   readonly allowed: boolean;
   /** When not allowed: the message for the model (as a tool error). */
@@ -356,8 +367,8 @@ export interface ToolSearchRequest<TTool = unknown> {
   readonly threadId: string;
   /** Called before each model step. */
   prepareStep(input?: StepInput): Promise<StepPlan<TTool>>;
-  searchTools(input: unknown): Promise<SearchToolsOutput>;
-  loadTool(input: unknown): Promise<LoadToolOutput>;
+  searchTools(input: unknown, options?: MetaToolCallOptions): Promise<SearchToolsOutput>;
+  loadTool(input: unknown, options?: MetaToolCallOptions): Promise<LoadToolOutput>;
   /** May this tool run in the current step? (meta-tools always may, when offered). */
   guard(toolName: string): Promise<GuardDecision>;
   /** Resolves a visible name (canonical or alias) to its entry for execution. */
