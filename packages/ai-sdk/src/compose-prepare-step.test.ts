@@ -60,6 +60,36 @@ describe('composePrepareStep with tool search', () => {
     expect(ran).toEqual([]);
   });
 
+  it('drops a toolChoice that forces a tool not active in the step, which a provider would refuse', async () => {
+    const { tools, ran } = createCatalog();
+    const toolSearch = createToolSearch({ tools });
+    const call = toolSearch.forCall({ threadId: 'choice' });
+    const { model, seen } = scriptedModel(
+      [
+        { toolCalls: [{ toolName: 'load_tool', input: { toolName: 'getWeather' } }] },
+        { toolCalls: [{ toolName: 'getWeather', input: { city: 'Rome' } }] },
+        { text: 'ok' },
+      ],
+      { refuseUnsentToolChoice: true },
+    );
+    await generateText({
+      model,
+      ...call,
+      // Forces getWeather on the first two steps: it is only loaded (and sent) from the second.
+      prepareStep: composePrepareStep(call.prepareStep, ({ stepNumber }) =>
+        stepNumber < 2 ? { toolChoice: { type: 'tool', toolName: 'getWeather' } } : undefined,
+      ),
+      stopWhen: isStepCount(5),
+      prompt: 'x',
+    });
+    expect(seen.map((step) => step.toolChoice)).toEqual([
+      { type: 'auto' },
+      { type: 'tool', toolName: 'getWeather' },
+      { type: 'auto' },
+    ]);
+    expect(ran).toEqual([{ toolName: 'getWeather', input: { city: 'Rome' } }]);
+  });
+
   it('passes what an earlier function changed to the later ones and merges the results', async () => {
     const composed = composePrepareStep<Record<string, never>>(
       () => ({ runtimeContext: { step: 'first' }, activeTools: [], toolChoice: 'auto' }),

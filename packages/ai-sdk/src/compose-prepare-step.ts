@@ -14,6 +14,9 @@ type PrepareStepOptions<TOOLS extends ToolSet, RUNTIME_CONTEXT extends Context> 
  * later fields winning, except `activeTools`: when several functions return it, a
  * tool stays active only if every one of them keeps it (in the first one's order),
  * so a later function can narrow what tool search made visible but never widen it.
+ * A `toolChoice` that names one tool (`{ type: 'tool', toolName }`) which is not among the
+ * step's `activeTools` is dropped (the call's own `toolChoice` applies): that tool is not sent
+ * this step, and providers refuse a request that forces a tool they were not sent.
  *
  * ```ts
  * prepareStep: composePrepareStep(call.prepareStep, myPrepareStep)
@@ -45,8 +48,26 @@ export function composePrepareStep<TOOLS extends ToolSet, RUNTIME_CONTEXT extend
         ...(result.model !== undefined ? { model: result.model } : {}),
       };
     }
-    return merged;
+    return merged === undefined ? undefined : withoutInactiveToolChoice(merged);
   };
+}
+
+/** The result without a `toolChoice` naming a tool that is not active in this step. */
+function withoutInactiveToolChoice<
+  RESULT extends { toolChoice?: unknown; activeTools?: ReadonlyArray<string> },
+>(result: RESULT): RESULT {
+  const choice = result.toolChoice as { type?: unknown; toolName?: unknown } | undefined;
+  if (
+    result.activeTools == null ||
+    choice === null ||
+    typeof choice !== 'object' ||
+    choice.type !== 'tool' ||
+    result.activeTools.includes(choice.toolName as string)
+  ) {
+    return result;
+  }
+  const { toolChoice: _inactive, ...rest } = result;
+  return rest as RESULT;
 }
 
 function intersect<T>(first: ReadonlyArray<T>, second: ReadonlyArray<T>): T[] {

@@ -1,5 +1,6 @@
 import {
   type CatalogEntry,
+  type GuardDecision,
   isMetaToolName,
   LOAD_TOOL_NAME,
   type LoadToolInput,
@@ -7,17 +8,20 @@ import {
   type SearchToolsInput,
   type SearchToolsOutput,
   type ToolSearchEngine,
+  ToolSearchError,
   type ToolSearchRequest,
 } from '@tool-search/core';
 import {
   type ModelMessage,
   NoSuchToolError,
   type PrepareStepFunction,
+  type PrepareStepResult,
   type Tool,
   type ToolCallRepairFunction,
   type ToolExecutionOptions,
   type ToolSet,
 } from 'ai';
+import { composePrepareStep } from './compose-prepare-step';
 import { ownTools, toCatalogEntry } from './to-catalog-entry';
 import { toConversationRecords } from './to-conversation-records';
 import { lastValue, sentAsLoaded, toMetaTool, toToolSet, withExecute } from './tool-set';
@@ -38,7 +42,11 @@ export type ToolSearchToolSet<TOOLS extends ToolSet, ALWAYS_ON extends ToolSet> 
 
 type ToolName<TOOLS extends ToolSet> = keyof TOOLS & string;
 
-export interface ToolSearchCallOptions<REQUEST_CONTEXT = unknown> {
+export interface ToolSearchCallOptions<
+  REQUEST_CONTEXT = unknown,
+  TOOLSET extends ToolSet = ToolSet,
+  RUNTIME_CONTEXT extends RuntimeContext = RuntimeContext,
+> {
   /**
    * The conversation this call belongs to. When left out, the call's `runtimeContext.threadId`
    * (a string) is used; calls with neither share the `'default'` thread.
@@ -51,12 +59,32 @@ export interface ToolSearchCallOptions<REQUEST_CONTEXT = unknown> {
    * searchable, hidden until loaded, and a loaded name runs this call's instance.
    */
   readonly requestTools?: ToolSet;
+  /**
+   * Your own `prepareStep` (an agent's, in `prepareCall`): run after ours on every step, as
+   * `composePrepareStep(ours, yours)` would. It may narrow `activeTools`, never widen them.
+   */
+  readonly prepareStep?: PrepareStepFunction<TOOLSET, RUNTIME_CONTEXT>;
+  /**
+   * Your own `repairToolCall` (an agent's, in `prepareCall`), combined with ours: it is asked
+   * to repair invalid input and names that are no tool of this call (a typo), never a call of a
+   * catalog tool that is not loaded or is filtered (that one gets our tool error). What it
+   * returns must name a tool that may run in this step, or the model gets our tool error for it.
+   */
+  readonly repairToolCall?: ToolCallRepairFunction<TOOLSET>;
 }
 
-/** The `prepareStep` of one call: each step's `activeTools` and `toolOrder`. */
+/**
+ * The `prepareStep` of one call: each step's `activeTools` and `toolOrder`, and whatever else
+ * the `prepareStep` given to `forCall` returns.
+ */
 export type ToolSearchPrepareStep<TOOLSET extends ToolSet> = <RUNTIME extends RuntimeContext>(
   options: Parameters<PrepareStepFunction<TOOLSET, RUNTIME>>[0],
-) => Promise<{ activeTools: Array<ToolName<TOOLSET>>; toolOrder: Array<ToolName<TOOLSET>> }>;
+) => Promise<
+  NonNullable<PrepareStepResult<TOOLSET, RUNTIME>> & {
+    activeTools: Array<ToolName<TOOLSET>>;
+    toolOrder: Array<ToolName<TOOLSET>>;
+  }
+>;
 
 /** What one generateText / streamText call (or one agent call, from `prepareCall`) spreads in. */
 export interface ToolSearchCallSettings<TOOLSET extends ToolSet> {
@@ -70,7 +98,7 @@ export interface ToolSearchCallSettings<TOOLSET extends ToolSet> {
   readonly prepareStep: ToolSearchPrepareStep<TOOLSET>;
   /**
    * Answers a call to a tool that is not active with a tool error telling the model to search
-   * and load it first. Returns null for anything else, so it can be chained with your own.
+   * and load it first; the rest goes to the `repairToolCall` given to `forCall`, if any.
    */
   readonly repairToolCall: ToolCallRepairFunction<TOOLSET>;
 }
@@ -94,6 +122,8 @@ export function createCallSettings<REQUEST_CONTEXT>(
   callOptions: ToolSearchCallOptions<REQUEST_CONTEXT>,
 ): ToolSearchCallSettings<ToolSet> {
   const { engine, catalogTools, alwaysOnTools, alwaysOnEntries, contextStorage } = binding;
+  const userPrepareStep = optionalFunction(callOptions.prepareStep, 'prepareStep');
+  const userRepair = optionalFunction(callOptions.repairToolCall, 'repairToolCall');
   const alwaysOnNames = alwaysOnTools.map(([name]) => name);
   const firstStep = [...engine.metaTools.map((definition) => definition.name), ...alwaysOnNames];
   const requestEntries =
@@ -147,11 +177,17 @@ export function createCallSettings<REQUEST_CONTEXT>(
     return started;
   };
 
-  const prepareStep: ToolSearchPrepareStep<ToolSet> = async (step) => {
+  const ownPrepareStep: ToolSearchPrepareStep<ToolSet> = async (step) => {
     const started = step.stepNumber === 0 || request === undefined ? start(step.runtimeContext) : request;
     const names = (await planStep(started, step.messages)) as Array<ToolName<ToolSet>>;
     return { activeTools: [...names], toolOrder: [...names] };
   };
+  // Ours first, so that the user's sees this step's tools and can only narrow them.
+  const prepareStep = (
+    userPrepareStep === undefined
+      ? ownPrepareStep
+      : composePrepareStep(ownPrepareStep as PrepareStepFunction<ToolSet>, userPrepareStep)
+  ) as ToolSearchPrepareStep<ToolSet>;
 
   const guardedExecute = (name: string, tool: Tool, execute: NonNullable<Tool['execute']>) =>
     function execute_(input: unknown, executionOptions: ToolExecutionOptions<unknown>) {
@@ -180,7 +216,11 @@ export function createCallSettings<REQUEST_CONTEXT>(
       definition.name,
       toMetaTool(definition, async (input, executionOptions) => {
         const active = await current(executionOptions?.messages);
-        return definition.name === LOAD_TOOL_NAME ? active.loadTool(input) : active.searchTools(input);
+        // Aborting the call ends a slow search or load at once, with the signal's reason.
+        const options = { signal: executionOptions?.abortSignal };
+        return definition.name === LOAD_TOOL_NAME
+          ? active.loadTool(input, options)
+          : active.searchTools(input, options);
       }),
     );
   }
@@ -194,12 +234,39 @@ export function createCallSettings<REQUEST_CONTEXT>(
     tools.set(name, guardTool(name, entry.tool));
   }
 
-  const repairToolCall: ToolCallRepairFunction<ToolSet> = async ({ toolCall, error, messages }) => {
-    if (!NoSuchToolError.isInstance(error)) return null;
+  /** Refuses a call with the engine's message, which the SDK hands to the model as a tool error. */
+  const refuse = (name: string, decision: GuardDecision): never => {
+    throw new Error(decision.message ?? `Tool "${name}" is not available.`);
+  };
+
+  // The SDK hands the repair a call that names no active tool (NoSuchToolError) or has invalid
+  // input (InvalidToolInputError), and checks what it returns against the step's active tools.
+  const repairToolCall: ToolCallRepairFunction<ToolSet> = async (options) => {
+    const { toolCall, error, messages } = options;
+    const name = toolCall.toolName;
+    const missing = NoSuchToolError.isInstance(error);
     const active = await current(messages);
-    const decision = await active.guard(toolCall.toolName);
-    if (decision.allowed) return null;
-    throw new Error(decision.message ?? `Tool "${toolCall.toolName}" is not available.`);
+    // A tool of this call that is not active (a catalog tool not loaded, or filtered): the
+    // engine's to answer, never the user's repair to redirect.
+    if (missing && tools.has(name)) {
+      const decision = await active.guard(name);
+      if (!decision.allowed) refuse(name, decision);
+    }
+    const repaired = userRepair === undefined ? null : await userRepair(options);
+    if (repaired != null) {
+      // The repaired call may run only if the engine allows it this step.
+      if (!visible?.has(repaired.toolName)) {
+        const decision = await active.guard(repaired.toolName);
+        if (!decision.allowed) refuse(repaired.toolName, decision);
+      }
+      return repaired;
+    }
+    // A name that is no tool of this call (and that the user's repair did not fix).
+    if (missing && !tools.has(name)) {
+      const decision = await active.guard(name);
+      if (!decision.allowed) refuse(name, decision);
+    }
+    return null;
   };
 
   return {
@@ -209,4 +276,13 @@ export function createCallSettings<REQUEST_CONTEXT>(
     prepareStep,
     repairToolCall,
   };
+}
+
+/** An optional function option of `forCall`: absent (undefined or null), or a function. */
+function optionalFunction<F>(value: F | null | undefined, name: string): F | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'function') {
+    throw new ToolSearchError('INVALID_OPTIONS', `forCall's ${name} must be a function, got ${typeof value}`);
+  }
+  return value;
 }

@@ -1,4 +1,4 @@
-import { isStepCount, ToolLoopAgent } from 'ai';
+import { InvalidToolInputError, isStepCount, ToolLoopAgent } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createCatalog } from './__fixtures__/catalog';
@@ -45,9 +45,9 @@ function createAgent() {
     model: scripted.model,
     tools: toolSearch.tools,
     callOptionsSchema: z.object({ threadId: z.string() }),
-    prepareCall: ({ options, ...settings }) => ({
+    prepareCall: ({ options, prepareStep, repairToolCall, ...settings }) => ({
       ...settings,
-      ...toolSearch.forCall({ threadId: options.threadId }),
+      ...toolSearch.forCall({ threadId: options.threadId, prepareStep, repairToolCall }),
     }),
     stopWhen: isStepCount(8),
   });
@@ -91,5 +91,43 @@ describe('ToolLoopAgent: one agent, many threads', () => {
 
     await agent.generate({ prompt: email, options: { threadId: 'bob' } });
     expect(toolsSeenBy('send email').flat()).not.toContain('getWeather');
+  });
+
+  it("keeps the agent's own prepareStep and repairToolCall, given to forCall in prepareCall", async () => {
+    const { tools, ran } = createCatalog();
+    const toolSearch = createToolSearch({ tools });
+    const hits: string[] = [];
+    const scripted = scriptedModel([
+      { toolCalls: [{ toolName: 'load_tool', input: { toolName: 'getWeather' } }] },
+      { toolCalls: [{ toolName: 'getWeather', input: { town: 1 } }] },
+      { text: 'done' },
+    ]);
+    const agent = new ToolLoopAgent({
+      model: scripted.model,
+      tools: toolSearch.tools,
+      callOptionsSchema: z.object({ threadId: z.string() }),
+      prepareStep: ({ stepNumber }) => {
+        hits.push(`prepareStep ${stepNumber}`);
+        return { temperature: 0 };
+      },
+      repairToolCall: async ({ toolCall, error }) => {
+        hits.push(`repair ${toolCall.toolName}`);
+        return InvalidToolInputError.isInstance(error)
+          ? { ...toolCall, input: JSON.stringify({ city: 'Rome' }) }
+          : null;
+      },
+      prepareCall: ({ options, prepareStep, repairToolCall, ...settings }) => ({
+        ...settings,
+        ...toolSearch.forCall({ threadId: options.threadId, prepareStep, repairToolCall }),
+      }),
+      stopWhen: isStepCount(5),
+    });
+    const result = await agent.generate({ prompt: 'weather', options: { threadId: 'own' } });
+
+    expect(result.text).toBe('done');
+    expect(hits).toEqual(['prepareStep 0', 'prepareStep 1', 'repair getWeather', 'prepareStep 2']);
+    expect(scripted.model.doGenerateCalls.map((options) => options.temperature)).toEqual([0, 0, 0]);
+    expect(scripted.toolsPerStep()).toEqual([META, [...META, 'getWeather'], [...META, 'getWeather']]);
+    expect(ran).toEqual([{ toolName: 'getWeather', input: { city: 'Rome' } }]);
   });
 });

@@ -12,6 +12,7 @@ import type { ModelMessage, Tool, ToolSet } from 'ai';
 import {
   type CallBinding,
   createCallSettings,
+  type RuntimeContext,
   type ToolSearchCallOptions,
   type ToolSearchCallSettings,
   type ToolSearchToolSet,
@@ -43,9 +44,17 @@ export interface ToolSearch<
   ALWAYS_ON extends ToolSet = Record<never, never>,
   REQUEST_CONTEXT = unknown,
 > extends StateControls {
-  /** Settings for one call. Call it once per generateText / streamText call (or in an agent's `prepareCall`). */
-  forCall(
-    options?: ToolSearchCallOptions<REQUEST_CONTEXT> | null,
+  /**
+   * Settings for one call. Call it once per generateText / streamText call (or in an agent's
+   * `prepareCall`). Your own `prepareStep` and `repairToolCall` go in its options, to be combined
+   * with ours: next to the spread settings, they would replace ours or be ignored.
+   */
+  forCall<RUNTIME_CONTEXT extends RuntimeContext = RuntimeContext>(
+    options?: ToolSearchCallOptions<
+      REQUEST_CONTEXT,
+      ToolSearchToolSet<TOOLS, ALWAYS_ON>,
+      RUNTIME_CONTEXT
+    > | null,
   ): ToolSearchCallSettings<ToolSearchToolSet<TOOLS, ALWAYS_ON>>;
   /**
    * The tool set's shape for an agent's constructor (its types and UI message validation).
@@ -124,10 +133,12 @@ export function createToolSearch<
     alwaysOnEntries: alwaysOnTools.map(([name, tool]) => toCatalogEntry(name, tool)),
     contextStorage,
   };
-  const forCall = (callOptions?: ToolSearchCallOptions<REQUEST_CONTEXT> | null) =>
+  const forCall = <RUNTIME_CONTEXT extends RuntimeContext = RuntimeContext>(
+    callOptions?: ToolSearchCallOptions<REQUEST_CONTEXT, TOOLSET, RUNTIME_CONTEXT> | null,
+  ) =>
     createCallSettings(
       binding,
-      optionsObject(callOptions, 'forCall'),
+      optionsObject(callOptions, 'forCall') as ToolSearchCallOptions<REQUEST_CONTEXT>,
     ) as unknown as ToolSearchCallSettings<TOOLSET>;
 
   const inertTools = new Map<string, Tool>();

@@ -1,3 +1,4 @@
+import { APICallError } from 'ai';
 import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai/test';
 
 // The provider types, read off the SDK's own mock (the `@ai-sdk/provider` package is not a dependency).
@@ -23,6 +24,8 @@ export interface SeenCall {
   /** The tools as sent (name, schema, provider options). */
   readonly definitions: NonNullable<LanguageModelV4CallOptions['tools']>;
   readonly prompt: LanguageModelV4Prompt;
+  /** The tool choice sent (undefined: the provider's default). */
+  readonly toolChoice: LanguageModelV4CallOptions['toolChoice'];
 }
 
 const usage = {
@@ -37,7 +40,14 @@ const usage = {
  */
 export function scriptedModel(
   script: readonly Turn[] | ((call: SeenCall, index: number) => Turn),
-  options: { idPrefix?: string } = {},
+  options: {
+    idPrefix?: string;
+    /**
+     * Answer as OpenAI and Anthropic do a request whose tool choice forces a tool it does not
+     * send: with a 400 error (the call is not recorded in `seen`).
+     */
+    refuseUnsentToolChoice?: boolean;
+  } = {},
 ) {
   const seen: SeenCall[] = [];
   let nextId = 0;
@@ -46,7 +56,18 @@ export function scriptedModel(
       tools: (callOptions.tools ?? []).map((tool) => tool.name),
       definitions: callOptions.tools ?? [],
       prompt: callOptions.prompt,
+      toolChoice: callOptions.toolChoice,
     };
+    const forced = call.toolChoice?.type === 'tool' ? call.toolChoice.toolName : undefined;
+    if (options.refuseUnsentToolChoice && forced !== undefined && !call.tools.includes(forced)) {
+      throw new APICallError({
+        message: `Invalid 'tool_choice': no tool named '${forced}' was sent in 'tools'.`,
+        url: 'https://provider.example/v1/chat',
+        requestBodyValues: {},
+        statusCode: 400,
+        isRetryable: false,
+      });
+    }
     const index = seen.length;
     seen.push(call);
     const turn = typeof script === 'function' ? script(call, index) : script[index];
