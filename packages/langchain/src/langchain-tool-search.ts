@@ -132,8 +132,11 @@ export function createLangChainToolSearch<TContext>(options: ToolSearchOptions<T
   });
   const contextStorage = engineOptions.storage === 'context';
 
-  const runMetaTool = (request: ToolSearchRequest<LangChainTool>, call: ToolCall) =>
-    call.name === SEARCH_TOOLS_NAME ? request.searchTools(call.args) : request.loadTool(call.args);
+  /** Runs a meta-tool call; aborting `signal` (the run's) ends a slow search or load at once. */
+  const runMetaTool = (request: ToolSearchRequest<LangChainTool>, call: ToolCall, signal?: AbortSignal) =>
+    call.name === SEARCH_TOOLS_NAME
+      ? request.searchTools(call.args, { signal })
+      : request.loadTool(call.args, { signal });
 
   /** The meta-tools as LangChain tools: defined by the engine, wrapped here. */
   const metaTools: LangChainTool[] = engine.metaTools.map((definition: MetaToolDefinition) =>
@@ -156,7 +159,7 @@ export function createLangChainToolSearch<TContext>(options: ToolSearchOptions<T
         });
         const decision = await request.guard(definition.name);
         if (!decision.allowed) return decision.message ?? '';
-        return runMetaTool(request, call);
+        return runMetaTool(request, call, runtime.signal);
       },
       {
         name: definition.name,
@@ -218,12 +221,14 @@ export function createLangChainToolSearch<TContext>(options: ToolSearchOptions<T
   /**
    * Runs one tool call of a step: the guard first (a tool not visible in the step never runs),
    * then a meta-tool through the engine, or any other tool through `execute` (given the catalog
-   * or request instance the name resolves to, or undefined for the caller's own tool).
+   * or request instance the name resolves to, or undefined for the caller's own tool). Aborting
+   * `signal` (the run's) ends a meta-tool's slow search or load at once.
    */
   async function runToolCall<TResult>(
     request: ToolSearchRequest<LangChainTool>,
     call: ToolCall,
     execute: (tool: LangChainTool | undefined) => Promise<TResult>,
+    signal?: AbortSignal,
   ): Promise<TResult | ToolMessage> {
     const decision = await request.guard(call.name);
     if (!decision.allowed) {
@@ -235,7 +240,7 @@ export function createLangChainToolSearch<TContext>(options: ToolSearchOptions<T
       });
     }
     if (call.name === SEARCH_TOOLS_NAME || call.name === LOAD_TOOL_NAME) {
-      return metaToolMessage(call, await runMetaTool(request, call), contextStorage);
+      return metaToolMessage(call, await runMetaTool(request, call, signal), contextStorage);
     }
     return execute(request.resolve(call.name)?.tool);
   }

@@ -188,4 +188,31 @@ describe('createToolSearchBinder in a hand-written loop', () => {
     expect(await binder.getLoadedToolNames('direct')).toEqual(['get_weather']);
     expect(await binder.getLoadedToolNames('elsewhere')).toEqual([]);
   });
+
+  it('runToolCall with an aborted config signal: a slow search rejects with its reason, and its late answer loads nothing', async () => {
+    let answer: ((results: { name: string; description: string; score: number }[]) => void) | undefined;
+    const binder = createToolSearchBinder({
+      tools: createCatalog(createExecutionLog()),
+      search: { autoLoad: true },
+      ranker: () => ({
+        search: () =>
+          new Promise((resolve) => {
+            answer = resolve;
+          }),
+      }),
+    });
+    const step = await binder.bind({ model: fakeModel(), threadId: 'abort' });
+    const controller = new AbortController();
+    const pending = step.runToolCall(
+      { name: 'search_tools', args: { query: 'weather' }, id: 'call-1' },
+      { signal: controller.signal },
+    );
+    for (let turn = 0; turn < 100 && answer === undefined; turn++) await Promise.resolve();
+    expect(answer).toBeDefined();
+    controller.abort(new Error('the user left'));
+    await expect(pending).rejects.toThrow('the user left');
+    answer!([{ name: 'get_weather', description: 'weather', score: 1 }]);
+    for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(await binder.getLoadedToolNames('abort')).toEqual([]);
+  });
 });

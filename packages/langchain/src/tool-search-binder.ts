@@ -101,20 +101,25 @@ export function createToolSearchBinder<TContext = unknown>(
       const ownByName = new Map(own.filter(isClientTool).map((tool) => [tool.name, tool]));
 
       const runToolCall = async (call: ToolCall, config?: RunnableConfig) =>
-        (await search.runToolCall(step.request, call, async (resolved) => {
-          const tool = resolved ?? ownByName.get(call.name);
-          if (!tool) {
-            // The engine allowed a name this binder cannot execute: say so rather than guess.
-            return new ToolMessage({
-              content: `Tool "${call.name}" cannot be executed here.`,
-              tool_call_id: call.id ?? '',
-              name: call.name,
-              status: 'error',
-            });
-          }
-          const output = await tool.invoke({ ...call, type: 'tool_call' }, config);
-          return toToolMessage(output, call, tool);
-        })) as ToolMessage;
+        (await search.runToolCall(
+          step.request,
+          call,
+          async (resolved) => {
+            const tool = resolved ?? ownByName.get(call.name);
+            if (!tool) {
+              // The engine allowed a name this binder cannot execute: say so rather than guess.
+              return new ToolMessage({
+                content: `Tool "${call.name}" cannot be executed here.`,
+                tool_call_id: call.id ?? '',
+                name: call.name,
+                status: 'error',
+              });
+            }
+            const output = await tool.invoke({ ...call, type: 'tool_call' }, config);
+            return toToolMessage(output, call, tool);
+          },
+          config?.signal,
+        )) as ToolMessage;
 
       return {
         model: model.bindTools(step.tools, input.bindOptions) as ReturnType<NonNullable<TModel['bindTools']>>,

@@ -527,6 +527,44 @@ describe('toolSearchMiddleware with createAgent', () => {
     await middleware.dispose();
   });
 
+  it('aborting the run while search_tools waits on a slow ranker ends it, and the late answer loads nothing', async () => {
+    const { catalog } = setup();
+    const events: ToolSearchEvent[] = [];
+    let answer: ((results: { name: string; description: string; score: number }[]) => void) | undefined;
+    const middleware = toolSearchMiddleware({
+      tools: catalog,
+      search: { autoLoad: true },
+      ranker: () => ({
+        search: () =>
+          new Promise((resolve) => {
+            answer = resolve;
+          }),
+      }),
+      onEvent: (event) => events.push(event),
+    });
+    const model = fakeModel()
+      .respondWithTools([{ name: 'search_tools', args: { query: 'weather' } }])
+      .respond(new AIMessage('never reached'));
+    const controller = new AbortController();
+    const outcome = createAgent({ model, middleware: [middleware] })
+      .invoke(ask('weather?'), { ...thread('abort'), signal: controller.signal })
+      .then(
+        () => 'resolved',
+        (error: unknown) => error,
+      );
+    for (let turn = 0; turn < 500 && answer === undefined; turn++)
+      await new Promise((resolve) => setImmediate(resolve));
+    expect(answer).toBeDefined();
+    controller.abort(new Error('the user left'));
+    // The run settles while the ranker still has not answered.
+    expect(await outcome).toMatchObject({ message: expect.stringMatching(/user left|abort/i) });
+    // The late answer is dropped: nothing is reported or loaded once the search is over.
+    answer!([{ name: 'get_weather', description: 'weather', score: 1 }]);
+    for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(events.filter((event) => event.type === 'search' || event.type === 'load')).toEqual([]);
+    expect(await middleware.getLoadedToolNames('abort')).toEqual([]);
+  });
+
   it('clearState forgets one thread', async () => {
     const { catalog } = setup();
     const middleware = toolSearchMiddleware({ tools: catalog });

@@ -133,18 +133,23 @@ export function toolSearchMiddleware<TContext = unknown>(
         });
         engineRequest = step.request;
       }
-      const answer = await search.runToolCall(engineRequest, toolCall, async (tool) => {
-        const result = await handler(tool ? { ...request, tool } : request);
-        if (
-          endsOnDirectAnswers &&
-          key !== undefined &&
-          returnsDirect(tool) &&
-          ToolMessage.isInstance(result)
-        ) {
-          remember(directAnswers, key, true);
-        }
-        return result;
-      });
+      const answer = await search.runToolCall(
+        engineRequest,
+        toolCall,
+        async (tool) => {
+          const result = await handler(tool ? { ...request, tool } : request);
+          if (
+            endsOnDirectAnswers &&
+            key !== undefined &&
+            returnsDirect(tool) &&
+            ToolMessage.isInstance(result)
+          ) {
+            remember(directAnswers, key, true);
+          }
+          return result;
+        },
+        runtime.signal,
+      );
       if (key !== undefined) pending.delete(key);
       return answer;
     },

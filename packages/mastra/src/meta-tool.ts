@@ -1,5 +1,5 @@
 import { createTool } from '@mastra/core/tools';
-import type { JsonSchema, MetaToolDefinition } from '@tool-search/core';
+import type { JsonSchema, MetaToolCallOptions, MetaToolDefinition } from '@tool-search/core';
 
 /**
  * A Standard Schema that carries the core's JSON Schema for the model and lets
@@ -21,12 +21,18 @@ function modelFacingSchema(jsonSchema: JsonSchema) {
   };
 }
 
-/** A meta-tool definition from the core, wrapped as a Mastra tool that runs `run`. */
-export function createMetaTool(definition: MetaToolDefinition, run: (input: unknown) => Promise<unknown>) {
+/**
+ * A meta-tool definition from the core, wrapped as a Mastra tool that runs `run`, handing it the
+ * run's abort signal: aborting the run ends a slow search or load at once.
+ */
+export function createMetaTool(
+  definition: MetaToolDefinition,
+  run: (input: unknown, options: MetaToolCallOptions) => Promise<unknown>,
+) {
   return createTool({
     id: definition.name,
     description: definition.description,
     inputSchema: modelFacingSchema(definition.inputSchema) as never,
-    execute: async (input: unknown) => run(input),
+    execute: async (input: unknown, context) => run(input, { signal: context?.abortSignal }),
   });
 }

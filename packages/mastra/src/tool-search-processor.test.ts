@@ -970,6 +970,53 @@ describe('ToolSearchProcessor', () => {
     processor.dispose();
   });
 
+  for (const mode of ['generate', 'stream'] as const) {
+    it(`${mode}: aborting the run while search_tools waits on a slow ranker ends it at once, and nothing is loaded afterwards`, async () => {
+      const events: ToolSearchEvent[] = [];
+      let answer: ((results: { name: string; description: string; score: number }[]) => void) | undefined;
+      const processor = new ToolSearchProcessor({
+        tools: sampleTools(),
+        search: { autoLoad: true },
+        ranker: () => ({
+          search: () =>
+            new Promise((resolve) => {
+              answer = resolve;
+            }),
+        }),
+        onEvent: (event) => events.push(event),
+      });
+      const { agent, steps } = createAgent({
+        processors: [processor],
+        script: [call('search_tools', { query: 'weather' }), say('never reached')],
+      });
+      const controller = new AbortController();
+      const outcome = run(agent, mode, 'go', {
+        abortSignal: controller.signal,
+        requestContext: threadContext(`abort-${mode}`),
+      }).then(
+        (result) => ({ settled: 'resolved' as const, result }),
+        (error: unknown) => ({ settled: 'rejected' as const, error }),
+      );
+      for (let turn = 0; turn < 500 && answer === undefined; turn++)
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      expect(answer).toBeDefined();
+      controller.abort(new Error('the user left'));
+      // The run settles while the ranker still has not answered.
+      const settled = await outcome;
+      expect(settled.settled === 'rejected' || settled.result.toolRuns.length === 0).toBe(true);
+      expect(steps).toHaveLength(1);
+      answer!([{ name: 'getWeather', description: 'weather', score: 1 }]);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      expect(events.filter((event) => event.type === 'search' || event.type === 'load')).toEqual([]);
+      expect(
+        Object.keys(
+          await processor.getLoadedToolsForRequestContext({ requestContext: threadContext(`abort-${mode}`) }),
+        ),
+      ).toEqual([]);
+      processor.dispose();
+    });
+  }
+
   it('a filter that never decides (filterTimeoutMs, fake clock): the tool is refused, and filter-error says FILTER_TIMEOUT', async () => {
     const clock = createFakeClock();
     const events: ToolSearchEvent[] = [];

@@ -9,6 +9,7 @@ import {
   LOAD_TOOL_NAME,
   type LoadStateStore,
   type MaybePromise,
+  type MetaToolCallOptions,
   optionsObject,
   type RankerFactory,
   type StoreStats,
@@ -389,8 +390,8 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
     for (const definition of this.#engine.metaTools) {
       const run =
         definition.name === LOAD_TOOL_NAME
-          ? (input: unknown) => request.loadTool(input)
-          : (input: unknown) => request.searchTools(input);
+          ? (input: unknown, options: MetaToolCallOptions) => request.loadTool(input, options)
+          : (input: unknown, options: MetaToolCallOptions) => request.searchTools(input, options);
       metaTools.set(definition.name, createMetaTool(definition, run));
     }
     return { request, metaTools, tools: args.tools };
