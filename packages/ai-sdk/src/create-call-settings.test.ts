@@ -1,4 +1,5 @@
-import type { SearchResult, ToolSearchEvent } from '@tool-search/core';
+import type { ToolSearchEvent } from '@tool-search/core';
+import { createDeferred, createHeldRanker } from '@tool-search/core/testing';
 import {
   generateText,
   isStepCount,
@@ -202,31 +203,14 @@ describe("forCall({ prepareStep }): the user's prepareStep, after ours", () => {
 });
 
 describe('aborting the call during a slow meta-tool', () => {
-  /** A promise settled from outside (a ranker or a filter that answers when the test says). */
-  function deferred<T>() {
-    let resolve!: (value: T) => void;
-    const promise = new Promise<T>((settle) => {
-      resolve = settle;
-    });
-    return { promise, resolve };
-  }
   /** Lets pending callbacks and I/O run: far less than any real search, and no timer. */
   const flush = async () => {
     for (let turn = 0; turn < 5; turn++) await new Promise<void>((resolve) => setImmediate(resolve));
   };
 
   it('generateText rejects with the signal’s reason at once, while search_tools waits on the ranker', async () => {
-    const started = deferred<void>();
-    const answer = deferred<SearchResult[]>();
-    const toolSearch = createToolSearch({
-      tools: createCatalog().tools,
-      ranker: () => ({
-        search: () => {
-          started.resolve();
-          return answer.promise;
-        },
-      }),
-    });
+    const held = createHeldRanker();
+    const toolSearch = createToolSearch({ tools: createCatalog().tools, ranker: held.ranker });
     const { model } = scriptedModel([
       { toolCalls: [{ toolName: 'search_tools', input: { query: 'weather' } }] },
       { text: 'ok' },
@@ -246,18 +230,18 @@ describe('aborting the call during a slow meta-tool', () => {
     void call.then((value) => {
       outcome = value;
     });
-    await started.promise;
+    await held.started;
     const reason = new Error('the user left');
     controller.abort(reason);
     await flush();
     expect(outcome).toBe(reason);
-    answer.resolve([]); // the ranker answers late: nobody waits for it any more
+    held.answer([]); // the ranker answers late: nobody waits for it any more
     expect(await call).toBe(reason);
   });
 
   it('streamText ends at once while load_tool waits on the filter, and nothing is loaded afterwards', async () => {
-    const started = deferred<void>();
-    const decision = deferred<boolean>();
+    const started = createDeferred<void>();
+    const decision = createDeferred<boolean>();
     const toolSearch = createToolSearch({
       tools: createCatalog().tools,
       filter: ({ phase }) => {

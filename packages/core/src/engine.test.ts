@@ -11,6 +11,7 @@ import { createFakeClock } from './clock';
 import { createToolSearchEngine } from './engine';
 import { ToolSearchError } from './errors';
 import { createMemoryStore } from './memory-store';
+import { createDeferred } from './testing/held-ranker';
 import { sampleCatalog } from './testing/sample-tools';
 import type { CatalogEntry, RankerFactory, SearchResult, ToolFilter } from './types';
 
@@ -1074,18 +1075,10 @@ describe('plans outside a model step', () => {
 });
 
 describe('aborting a meta-tool call (signal)', () => {
-  /** A promise settled from outside, for a ranker or a filter that answers when told to. */
-  function deferred<T>() {
-    let resolve!: (value: T) => void;
-    const promise = new Promise<T>((settle) => {
-      resolve = settle;
-    });
-    return { promise, resolve };
-  }
   const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
 
   it('settles a slow search at once with the signal’s reason, then reports nothing and leaves no listener', async () => {
-    const answer = deferred<SearchResult[]>();
+    const answer = createDeferred<SearchResult[]>();
     const { engine, eventsOf } = harness({
       ranker: (tools) => ({
         search: () =>
@@ -1111,7 +1104,7 @@ describe('aborting a meta-tool call (signal)', () => {
   });
 
   it('loads nothing when the signal aborts while a filter decides', async () => {
-    const decision = deferred<boolean>();
+    const decision = createDeferred<boolean>();
     const { engine, eventsOf } = harness({
       filter: ({ phase }) => (phase === 'load' ? decision.promise : true),
     });

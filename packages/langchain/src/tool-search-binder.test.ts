@@ -1,5 +1,6 @@
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
+import { createHeldRanker } from '@tool-search/core/testing';
 import { fakeModel } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { createCatalog, createExecutionLog, recordBoundTools, recordingTool } from './__fixtures__/tools';
@@ -190,16 +191,11 @@ describe('createToolSearchBinder in a hand-written loop', () => {
   });
 
   it('runToolCall with an aborted config signal: a slow search rejects with its reason, and its late answer loads nothing', async () => {
-    let answer: ((results: { name: string; description: string; score: number }[]) => void) | undefined;
+    const held = createHeldRanker();
     const binder = createToolSearchBinder({
       tools: createCatalog(createExecutionLog()),
       search: { autoLoad: true },
-      ranker: () => ({
-        search: () =>
-          new Promise((resolve) => {
-            answer = resolve;
-          }),
-      }),
+      ranker: held.ranker,
     });
     const step = await binder.bind({ model: fakeModel(), threadId: 'abort' });
     const controller = new AbortController();
@@ -207,11 +203,10 @@ describe('createToolSearchBinder in a hand-written loop', () => {
       { name: 'search_tools', args: { query: 'weather' }, id: 'call-1' },
       { signal: controller.signal },
     );
-    for (let turn = 0; turn < 100 && answer === undefined; turn++) await Promise.resolve();
-    expect(answer).toBeDefined();
+    await held.started;
     controller.abort(new Error('the user left'));
     await expect(pending).rejects.toThrow('the user left');
-    answer!([{ name: 'get_weather', description: 'weather', score: 1 }]);
+    held.answer([{ name: 'get_weather', description: 'weather', score: 1 }]);
     for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
     expect(await binder.getLoadedToolNames('abort')).toEqual([]);
   });

@@ -1,7 +1,7 @@
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { Command, MemorySaver } from '@langchain/langgraph';
 import type { LoadStateStore, ToolSearchEvent } from '@tool-search/core';
-import { createFakeClock } from '@tool-search/core/testing';
+import { createFakeClock, createHeldRanker } from '@tool-search/core/testing';
 import {
   ClearToolUsesEdit,
   contextEditingMiddleware,
@@ -530,16 +530,11 @@ describe('toolSearchMiddleware with createAgent', () => {
   it('aborting the run while search_tools waits on a slow ranker ends it, and the late answer loads nothing', async () => {
     const { catalog } = setup();
     const events: ToolSearchEvent[] = [];
-    let answer: ((results: { name: string; description: string; score: number }[]) => void) | undefined;
+    const held = createHeldRanker();
     const middleware = toolSearchMiddleware({
       tools: catalog,
       search: { autoLoad: true },
-      ranker: () => ({
-        search: () =>
-          new Promise((resolve) => {
-            answer = resolve;
-          }),
-      }),
+      ranker: held.ranker,
       onEvent: (event) => events.push(event),
     });
     const model = fakeModel()
@@ -552,14 +547,12 @@ describe('toolSearchMiddleware with createAgent', () => {
         () => 'resolved',
         (error: unknown) => error,
       );
-    for (let turn = 0; turn < 500 && answer === undefined; turn++)
-      await new Promise((resolve) => setImmediate(resolve));
-    expect(answer).toBeDefined();
+    await held.started;
     controller.abort(new Error('the user left'));
     // The run settles while the ranker still has not answered.
     expect(await outcome).toMatchObject({ message: expect.stringMatching(/user left|abort/i) });
     // The late answer is dropped: nothing is reported or loaded once the search is over.
-    answer!([{ name: 'get_weather', description: 'weather', score: 1 }]);
+    held.answer([{ name: 'get_weather', description: 'weather', score: 1 }]);
     for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
     expect(events.filter((event) => event.type === 'search' || event.type === 'load')).toEqual([]);
     expect(await middleware.getLoadedToolNames('abort')).toEqual([]);

@@ -15,7 +15,7 @@ import {
   ToolSearchError,
   type ToolSearchEvent,
 } from '@tool-search/core';
-import { createFakeClock } from '@tool-search/core/testing';
+import { createFakeClock, createHeldRanker } from '@tool-search/core/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -973,16 +973,11 @@ describe('ToolSearchProcessor', () => {
   for (const mode of ['generate', 'stream'] as const) {
     it(`${mode}: aborting the run while search_tools waits on a slow ranker ends it at once, and nothing is loaded afterwards`, async () => {
       const events: ToolSearchEvent[] = [];
-      let answer: ((results: { name: string; description: string; score: number }[]) => void) | undefined;
+      const held = createHeldRanker();
       const processor = new ToolSearchProcessor({
         tools: sampleTools(),
         search: { autoLoad: true },
-        ranker: () => ({
-          search: () =>
-            new Promise((resolve) => {
-              answer = resolve;
-            }),
-        }),
+        ranker: held.ranker,
         onEvent: (event) => events.push(event),
       });
       const { agent, steps } = createAgent({
@@ -997,15 +992,13 @@ describe('ToolSearchProcessor', () => {
         (result) => ({ settled: 'resolved' as const, result }),
         (error: unknown) => ({ settled: 'rejected' as const, error }),
       );
-      for (let turn = 0; turn < 500 && answer === undefined; turn++)
-        await new Promise((resolve) => setTimeout(resolve, 2));
-      expect(answer).toBeDefined();
+      await held.started;
       controller.abort(new Error('the user left'));
       // The run settles while the ranker still has not answered.
       const settled = await outcome;
       expect(settled.settled === 'rejected' || settled.result.toolRuns.length === 0).toBe(true);
       expect(steps).toHaveLength(1);
-      answer!([{ name: 'getWeather', description: 'weather', score: 1 }]);
+      held.answer([{ name: 'getWeather', description: 'weather', score: 1 }]);
       await new Promise((resolve) => setTimeout(resolve, 0));
       expect(events.filter((event) => event.type === 'search' || event.type === 'load')).toEqual([]);
       expect(
