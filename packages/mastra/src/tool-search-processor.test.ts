@@ -34,6 +34,7 @@ import {
   badMetaToolInput,
   contextFromMemory,
   contextFromMessages,
+  deleteRecordTool,
   filterOnAgentTool,
   filterPhases,
   forgedUserMessage,
@@ -1193,17 +1194,7 @@ describe('ToolSearchProcessor', () => {
 
   it('approval after a restart: with a shared store and the thread in mastra__threadId the approved call runs; with context storage it is lost', async () => {
     const approveAfterRestart = async (storage: 'context' | ReturnType<typeof createMemoryStore>) => {
-      const log: string[] = [];
-      const deleteRecord = createTool({
-        id: 'deleteRecord',
-        description: 'Delete a record by id.',
-        inputSchema: z.object({ id: z.string() }),
-        requireApproval: true,
-        execute: async ({ id }: { id: string }) => {
-          log.push(id);
-          return { deleted: id };
-        },
-      });
+      const { deleteRecord, log } = deleteRecordTool();
       const mastraStorage = new InMemoryStore();
       const memory = new MockMemory();
       const thread = `restart-${typeof storage}`;

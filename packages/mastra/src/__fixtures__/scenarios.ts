@@ -478,8 +478,8 @@ export async function badMetaToolInput(factory: ProcessorFactory, mode: Mode) {
   return { steps, result };
 }
 
-/** A loaded tool that needs approval: the run suspends, then resumes after approval and runs it. */
-export async function approval(factory: ProcessorFactory) {
+/** A tool that needs approval, and the ids it deleted. */
+export function deleteRecordTool() {
   const log: string[] = [];
   const deleteRecord = createTool({
     id: 'deleteRecord',
@@ -491,6 +491,12 @@ export async function approval(factory: ProcessorFactory) {
       return { deleted: id };
     },
   });
+  return { deleteRecord, log };
+}
+
+/** A loaded tool that needs approval: the run suspends, then resumes after approval and runs it. */
+export async function approval(factory: ProcessorFactory) {
+  const { deleteRecord, log } = deleteRecordTool();
   const processor = factory({ tools: { deleteRecord } });
   const { agent: plain, steps } = createAgent({
     processors: [processor],
