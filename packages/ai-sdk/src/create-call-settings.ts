@@ -110,6 +110,8 @@ export interface CallBinding<REQUEST_CONTEXT> {
   readonly alwaysOnTools: ReadonlyArray<[string, Tool]>;
   readonly alwaysOnEntries: readonly CatalogEntry<Tool>[];
   readonly contextStorage: boolean;
+  /** Whether the engine has a filter (which reads the request context). */
+  readonly filtered: boolean;
 }
 
 /**
@@ -135,8 +137,11 @@ export function createCallSettings<REQUEST_CONTEXT>(
   // known) or, for approved tool calls the SDK replays before its first step, at that call.
   let request: ToolSearchRequest<Tool> | undefined;
   let visible: ReadonlySet<string> | undefined;
+  /** The request was started for calls replayed before the first step, without the runtimeContext. */
+  let replaying = false;
 
-  const start = (runtimeContext: RuntimeContext | undefined): ToolSearchRequest<Tool> => {
+  const start = (runtimeContext: RuntimeContext | undefined, replay = false): ToolSearchRequest<Tool> => {
+    replaying = replay;
     const threadId =
       callOptions.threadId !== undefined
         ? callOptions.threadId
@@ -172,9 +177,23 @@ export function createCallSettings<REQUEST_CONTEXT>(
   /** The request of this call, with the view of its current step. */
   const current = async (messages: readonly ModelMessage[] | undefined): Promise<ToolSearchRequest<Tool>> => {
     if (request !== undefined && visible !== undefined) return request;
-    const started = request ?? start(undefined);
+    const started = request ?? start(undefined, true);
     await planStep(started, messages);
     return started;
+  };
+
+  /**
+   * A call the SDK replays before the first step (an approval posted back with the history) is
+   * judged without the call's `runtimeContext`, which reaches us only at the first step. With a
+   * filter, such a call runs only when `forCall` was given the `requestContext`: the filter
+   * would otherwise decide with none, and a client could replay a call its context forbids.
+   */
+  const checkReplayContext = (name: string): void => {
+    if (!replaying || !binding.filtered || callOptions.requestContext !== undefined) return;
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      `Tool "${name}" was not run: an approved call replayed from the history runs before the call's first step, before its runtimeContext is known, and the filter needs the request context. Pass requestContext (and threadId) to forCall.`,
+    );
   };
 
   const ownPrepareStep: ToolSearchPrepareStep<ToolSet> = async (step) => {
@@ -195,6 +214,7 @@ export function createCallSettings<REQUEST_CONTEXT>(
       if (visible?.has(name)) return execute.call(tool, input, executionOptions);
       return (async () => {
         const active = await current(executionOptions?.messages);
+        checkReplayContext(name);
         const decision = await active.guard(name);
         if (!decision.allowed) throw new Error(decision.message ?? `Tool "${name}" is not loaded.`);
         // Allowed by the engine outside a planned step (an approved call the SDK replays before
@@ -216,6 +236,7 @@ export function createCallSettings<REQUEST_CONTEXT>(
       definition.name,
       toMetaTool(definition, async (input, executionOptions) => {
         const active = await current(executionOptions?.messages);
+        checkReplayContext(definition.name);
         // Aborting the call ends a slow search or load at once, with the signal's reason.
         const options = { signal: executionOptions?.abortSignal };
         return definition.name === LOAD_TOOL_NAME
@@ -224,7 +245,14 @@ export function createCallSettings<REQUEST_CONTEXT>(
       }),
     );
   }
-  for (const [name, tool] of alwaysOnTools) tools.set(name, tool);
+  // Always-on tools are guarded too: the 'active' filter may withhold one, and the SDK runs an
+  // approved call from the history against this whole set, not the step's active tools.
+  for (const [name, tool] of alwaysOnTools) {
+    tools.set(
+      name,
+      typeof tool.execute === 'function' ? withExecute(tool, guardedExecute(name, tool, tool.execute)) : tool,
+    );
+  }
   for (const [name, tool] of catalogTools) tools.set(name, guardTool(name, tool));
   for (const entry of requestEntries ?? []) {
     const name = entry.descriptor.name;

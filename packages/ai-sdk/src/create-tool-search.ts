@@ -132,6 +132,7 @@ export function createToolSearch<
     alwaysOnTools,
     alwaysOnEntries: alwaysOnTools.map(([name, tool]) => toCatalogEntry(name, tool)),
     contextStorage,
+    filtered: options.filter !== undefined,
   };
   const forCall = <RUNTIME_CONTEXT extends RuntimeContext = RuntimeContext>(
     callOptions?: ToolSearchCallOptions<REQUEST_CONTEXT, TOOLSET, RUNTIME_CONTEXT> | null,
