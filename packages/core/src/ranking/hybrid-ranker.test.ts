@@ -279,6 +279,46 @@ describe('createHybridRanker', () => {
     for (const results of await Promise.all(searches)) expect(results[0]!.name).toBe('get_forecast');
   });
 
+  it('keeps a catalog’s cached vectors while it waits for its new ones, though other catalogs fill the cache meanwhile', async () => {
+    // Slots of the cache are reused as it evicts: a catalog that noted where its cached rows
+    // were, then read them after its embedding, got the rows of the catalog built beside it.
+    const inner = conceptEmbedder();
+    const held: { texts: readonly string[]; release: () => void }[] = [];
+    const embedder: Embedder = {
+      id: 'held',
+      embed: (texts) =>
+        new Promise((resolve) => held.push({ texts, release: () => resolve(inner.embed(texts)) })),
+      embedQueries: (texts) => inner.embed(texts),
+    };
+    const factory = createHybridRanker({ embedder, weight: 0.5, cacheSize: 4 });
+    const first = tools.slice(0, 4);
+    const warm = factory(first);
+    held.shift()!.release();
+    expect((await warm.search('umbrella', { topK: 1 }))[0]!.name).toBe('get_forecast');
+    // The same four tools and a new one (its embedding held), and beside it four new tools of
+    // other concepts, in another order (theirs released first): their puts evict the first four.
+    const grown = factory(tools);
+    const other: ToolDescriptor[] = [
+      { name: 'pay_bill', description: 'Pays a bill in dollars.' },
+      { name: 'book_seat', description: 'Books a plane seat.' },
+      { name: 'post_letter', description: 'Posts it by mail.' },
+      { name: 'rain_alert', description: 'Warns of rain.' },
+    ];
+    const beside = factory(other);
+    expect(held.map((call) => call.texts.length)).toEqual([1, 4]);
+    held.pop()!.release();
+    expect((await beside.search('umbrella', { topK: 1 }))[0]!.name).toBe('rain_alert');
+    held.pop()!.release();
+    const reference = createHybridRanker({ embedder: conceptEmbedder(), weight: 0.5 })(tools);
+    for (const query of ['umbrella', 'dollars', 'airport', 'inbox']) {
+      expect(await grown.search(query, { topK: 5 })).toEqual(now(reference.search(query, { topK: 5 })));
+    }
+    expect((await grown.search('umbrella', { topK: 1 }))[0]!.name).toBe('get_forecast');
+    // The first four were evicted indeed: built again, they are sent again.
+    factory(first);
+    expect(held.map((call) => call.texts)).toEqual([first.map(defaultToolText)]);
+  });
+
   it('when a shared embedding fails, every search that waited for it answers lexically, and the next ones retry', async () => {
     const { embedder, service } = downUntilFixed('failing-once');
     const onError = vi.fn();

@@ -226,19 +226,34 @@ function checkFraction(name: string, value: number): number {
   return value;
 }
 
-/** Where each tool's vector comes from: the cache, or the embedder. */
+/**
+ * A catalog's matrix as planned: the rows of the tools whose text the cache holds, already
+ * copied, and the texts left to embed.
+ */
 interface ToolVectorPlan {
-  /** Per tool: its cache slot, or −1 − the index of its text in `wanted`. */
+  /** Per tool: the index of its text in `wanted`, or −1 when its row was copied from the cache. */
   readonly sources: Int32Array;
   /** The texts to embed, each distinct text once (by its cache key). */
   readonly wanted: string[];
   readonly wantedKeys: number[];
+  /** The row length of `codes`: the cache's when the plan was made (0 while it was empty). */
+  readonly dimensions: number;
+  /** Tools × `dimensions` codes, the cached tools' rows filled. */
+  readonly codes: Int8Array;
+  readonly scales: Float32Array;
+  /** Tools whose row was copied from the cache. */
+  readonly copied: number;
 }
 
 /*
  * The catalog's embedding is planned and assembled by module-level functions rather than
  * closures made per catalog: their optimised code then outlives each catalog (see
  * keep-shape.ts), and a catalog built after a full garbage collection does not wait for it.
+ *
+ * The cached rows are copied while planning, not when the new vectors arrive: a cache slot is
+ * good only until the next put, and while an asynchronous embedder works, other catalogs of the
+ * factory put their vectors, evicting and reusing slots (a catalog then took another's rows).
+ * Copying then costs nothing extra: it is the copy the matrix needs anyway.
  */
 
 function planToolVectors(
@@ -246,13 +261,18 @@ function planToolVectors(
   toolText: (tool: ToolDescriptor) => string,
   cache: VectorCache,
 ): ToolVectorPlan {
-  const sources = new Int32Array(tools.length);
+  const count = tools.length;
+  const dimensions = cache.dimensions;
+  const sources = new Int32Array(count);
+  const codes = new Int8Array(count * dimensions);
+  const scales = new Float32Array(count);
   const distinct = new Map<number, number>();
   const wanted: string[] = [];
   const wantedKeys: number[] = [];
+  let copied = 0;
   // The texts are made here, not kept with the ranker: once the matrix is built (and cached by
   // text key), those of cached tools are garbage.
-  for (let position = 0; position < tools.length; position++) {
+  for (let position = 0; position < count; position++) {
     const text = toolText(tools[position]!);
     if (typeof text !== 'string') {
       throw new ToolSearchError(
@@ -263,7 +283,9 @@ function planToolVectors(
     const key = textKey(text);
     const slot = cache.slotOf(key);
     if (slot >= 0) {
-      sources[position] = slot;
+      scales[position] = cache.copy(slot, codes, position * dimensions);
+      sources[position] = -1;
+      copied++;
       continue;
     }
     let index = distinct.get(key);
@@ -273,12 +295,12 @@ function planToolVectors(
       wanted.push(text);
       wantedKeys.push(key);
     }
-    sources[position] = -1 - index;
+    sources[position] = index;
   }
-  return { sources, wanted, wantedKeys };
+  return { sources, wanted, wantedKeys, dimensions, codes, scales, copied };
 }
 
-/** The catalog's int8 matrix from the cache and the new vectors, which are cached in turn. */
+/** The catalog's int8 matrix: the plan's cached rows and the new vectors, which are cached in turn. */
 function assembleToolMatrix(
   plan: ToolVectorPlan,
   embedded: readonly EmbeddingVector[],
@@ -287,17 +309,23 @@ function assembleToolMatrix(
 ): ToolMatrix {
   const { sources, wantedKeys } = plan;
   const count = sources.length;
-  const codes = new Int8Array(count * dimensions);
-  const scales = new Float32Array(count);
+  let { codes, scales } = plan;
+  if (dimensions !== plan.dimensions) {
+    // The cache was empty when planned (its rows have the embedder's length, which is fixed).
+    if (plan.copied > 0) {
+      throw new ToolSearchError(
+        'INVALID_OPTIONS',
+        `the embedder returned vectors of length ${dimensions}; the cached ones have ${plan.dimensions}`,
+      );
+    }
+    codes = new Int8Array(count * dimensions);
+    scales = new Float32Array(count);
+  }
   // Where each new text was first written, so a repeated text is quantised once.
   const written = new Int32Array(embedded.length).fill(-1);
   for (let position = 0, offset = 0; position < count; position++, offset += dimensions) {
-    const source = sources[position]!;
-    if (source >= 0) {
-      scales[position] = cache.copy(source, codes, offset);
-      continue;
-    }
-    const index = -1 - source;
+    const index = sources[position]!;
+    if (index < 0) continue;
     const first = written[index]!;
     if (first >= 0) {
       codes.copyWithin(offset, first * dimensions, (first + 1) * dimensions);

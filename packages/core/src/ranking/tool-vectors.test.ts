@@ -87,9 +87,12 @@ describe('VectorCache', () => {
     const target = new Int8Array(3);
     expect(cache.copy(cache.slotOf(textKey('a')), target, 0)).toBe(2);
     expect([...target]).toEqual([5, -5, 5]);
+    expect(cache.dimensions).toBe(3);
     cache.put(textKey('wide'), Int8Array.of(1, 2, 3, 4), 0, 4, 1);
     expect(cache.slotOf(textKey('a'))).toBe(-1);
+    expect(cache.dimensions).toBe(4);
     const none = new VectorCache(0);
+    expect(none.dimensions).toBe(0);
     none.put(textKey('a'), row(1), 0, 3, 1);
     expect(none.slotOf(textKey('a'))).toBe(-1);
   });

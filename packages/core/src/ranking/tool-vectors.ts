@@ -126,9 +126,14 @@ export class VectorCache {
   private scales = new Float32Array(0);
   private readonly free: number[] = [];
   private used = 0;
-  private dimensions = 0;
+  private width = 0;
 
   constructor(private readonly capacity: number) {}
+
+  /** The length of the rows kept (0 before the first). */
+  get dimensions(): number {
+    return this.width;
+  }
 
   /** The slot of the text of `key` ({@link textKey}; now the most recently used), or −1. */
   slotOf(key: number): number {
@@ -140,18 +145,23 @@ export class VectorCache {
     return slot;
   }
 
-  /** Copies the codes of `slot` into `target` at `offset` and returns their scale. */
+  /**
+   * Copies the codes of `slot` into `target` at `offset` and returns their scale. A slot is
+   * good only until the next {@link put}, which may give it to another text: copy before
+   * anything else can put (an asynchronous wait lets other catalogs put).
+   */
   copy(slot: number, target: Int8Array, offset: number): number {
     const block = this.blocks[Math.floor(slot / CACHE_BLOCK)]!;
-    const start = (slot % CACHE_BLOCK) * this.dimensions;
-    for (let index = 0; index < this.dimensions; index++) target[offset + index] = block[start + index]!;
+    const width = this.width;
+    const start = (slot % CACHE_BLOCK) * width;
+    for (let index = 0; index < width; index++) target[offset + index] = block[start + index]!;
     return this.scales[slot]!;
   }
 
   /** Keeps `dimensions` codes of `source` at `offset` with their scale under `key` ({@link textKey}). */
   put(key: number, source: Int8Array, offset: number, dimensions: number, scale: number): void {
     if (this.capacity <= 0) return;
-    if (dimensions !== this.dimensions) this.reset(dimensions);
+    if (dimensions !== this.width) this.reset(dimensions);
     let slot = this.slots.get(key);
     if (slot !== undefined) {
       this.slots.delete(key);
@@ -195,7 +205,7 @@ export class VectorCache {
     this.scales = new Float32Array(0);
     this.free.length = 0;
     this.used = 0;
-    this.dimensions = dimensions;
+    this.width = dimensions;
   }
 }
 
