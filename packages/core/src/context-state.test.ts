@@ -92,6 +92,15 @@ describe('deriveLoadedNames', () => {
     expect(deriveLoadedNames({ ...base, records })).toEqual([]);
   });
 
+  it('takes the names a result loaded as they are: only what the call asked for is mapped', () => {
+    const canonicalName = (name: string) => ({ foo: 'Foo', sendMail: 'send_email' })[name] ?? name;
+    const records = [
+      call('1', 'load_tool', { toolNames: ['foo', 'sendMail'] }),
+      result('1', 'load_tool', { success: true, loaded: ['foo', 'sendMail'] }),
+    ];
+    expect(deriveLoadedNames({ ...base, records, canonicalName })).toEqual(['foo', 'sendMail']);
+  });
+
   it('maps names to canonical ones (a tool asked for by its id)', () => {
     const canonicalName = (name: string) => (name === 'get-weather' ? 'weather' : name);
     const records = [
@@ -470,6 +479,34 @@ describe("'context' storage with a signing secret", () => {
     expect((await engine.startRequest({ threadId: 't' }).prepareStep({ records })).visible).toEqual([
       'search_tools',
       'load_tool',
+    ]);
+  });
+
+  it('maps the names a result loaded by exact canonical name: a request tool’s receipt never loads a static tool', async () => {
+    const { engine } = harness({
+      storage: 'context',
+      signingSecret: 'server-secret',
+      catalog: [entry('Foo'), entry('send_email', { aliases: ['sendMail'] })],
+    });
+    const own = [entry('foo', { owner: 'request' }), entry('sendMail', { owner: 'request' })];
+    const output = await engine
+      .startRequest({ threadId: 't', requestTools: own })
+      .loadTool({ toolNames: ['foo', 'sendMail'] });
+    expect(output).toMatchObject({ success: true, loaded: ['foo', 'sendMail'] });
+    const records = exchange('1', 'load_tool', { toolNames: ['foo', 'sendMail'] }, output);
+    // Without the request's tools, `foo` is not `Foo` (another case) and `sendMail` not `send_email` (its alias).
+    const later = engine.startRequest({ threadId: 't' });
+    expect((await later.prepareStep({ records })).visible).toEqual(['search_tools', 'load_tool']);
+    expect((await later.guard('Foo')).allowed).toBe(false);
+    expect((await later.guard('send_email')).allowed).toBe(false);
+    expect(await engine.getLoadedToolNames('t', records)).toEqual(['foo', 'sendMail']);
+    // With them, the request's own tools are back.
+    const back = engine.startRequest({ threadId: 't', requestTools: own });
+    expect((await back.prepareStep({ records })).visible).toEqual([
+      'search_tools',
+      'load_tool',
+      'foo',
+      'sendMail',
     ]);
   });
 

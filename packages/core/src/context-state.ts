@@ -136,11 +136,17 @@ export interface DeriveLoadedNamesOptions {
   readonly autoLoad: boolean;
   /** When set, a result counts only with a valid receipt. */
   readonly signer?: ReceiptSigner;
-  /** Maps a name (canonical, alias, other case) to its canonical name; unknown names stay as they are. */
+  /**
+   * Maps a name the model wrote (a tool call's name, a name a `load_tool` call asked for:
+   * canonical, alias, other case) to its canonical name; unknown names stay as they are. The
+   * names a result reports as loaded are not mapped: the engine reports canonical names, so
+   * they are taken exactly as they are (a result naming a request tool `foo` never loads a
+   * static `Foo`, nor the static tool whose alias is `foo`).
+   */
   readonly canonicalName?: (name: string) => string | undefined;
 }
 
-/** The loaded names the conversation proves, canonical, in the order they were first loaded. */
+/** The loaded names the conversation proves (as its results name them), in the order they were first loaded. */
 export function deriveLoadedNames(options: DeriveLoadedNamesOptions): string[] {
   return [...deriveLoadState(options).loaded.names()];
 }
@@ -213,15 +219,15 @@ export function deriveLoadState(options: DeriveLoadStateOptions): DerivedLoadSta
     if (call.toolName === LOAD_TOOL_NAME) {
       const asked = parseLoadToolInput(call.input);
       if (!asked.ok) continue;
-      const askedCanonical = new Set(asked.names.map(canonical));
-      accepted = names.filter((name) => askedCanonical.has(canonical(name)));
+      // What the call asked for: as written, and as the engine resolved it.
+      const askedNames = new Set([...asked.names, ...asked.names.map(canonical)]);
+      accepted = names.filter((name) => askedNames.has(name));
     }
     const used: string[] = [];
     for (const name of accepted) {
-      const canonicalName = canonical(name);
-      if (used.includes(canonicalName)) continue;
-      used.push(canonicalName);
-      loadCounts.set(canonicalName, (loadCounts.get(canonicalName) ?? 0) + 1);
+      if (used.includes(name)) continue;
+      used.push(name);
+      loadCounts.set(name, (loadCounts.get(name) ?? 0) + 1);
     }
     loaded.load(skip ? used.filter((name) => !skip.has(name)) : used);
   }

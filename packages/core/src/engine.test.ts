@@ -13,7 +13,15 @@ import { ToolSearchError } from './errors';
 import { createMemoryStore } from './memory-store';
 import { createDeferred } from './testing/held-ranker';
 import { sampleCatalog } from './testing/sample-tools';
-import type { CatalogEntry, RankerFactory, SearchResult, ToolFilter } from './types';
+import type {
+  CatalogEntry,
+  ConversationRecord,
+  LoadStateStore,
+  RankerFactory,
+  SearchResult,
+  ToolFilter,
+  ToolSearchEngineOptions,
+} from './types';
 
 function expectCode(run: () => unknown, code: string) {
   try {
@@ -25,6 +33,37 @@ function expectCode(run: () => unknown, code: string) {
   }
   expect.unreachable(`expected a ToolSearchError ${code}`);
 }
+
+/** A store of one's own, answering with promises (over the in-memory store). */
+function asyncStore(): LoadStateStore {
+  const inner = createMemoryStore({ ttl: 0 });
+  return {
+    get: async (threadId) => inner.get(threadId),
+    add: async (threadId, names) => inner.add(threadId, names),
+    delete: async (threadId) => inner.delete(threadId),
+    remove: async (threadId, names) => inner.remove(threadId, names),
+  };
+}
+
+/** A meta-tool call and its result, as an adapter records them. */
+function exchange(
+  toolCallId: string,
+  toolName: string,
+  input: unknown,
+  output: unknown,
+): ConversationRecord[] {
+  return [
+    { type: 'tool-call', toolCallId, toolName, input },
+    { type: 'tool-result', toolCallId, toolName, output },
+  ];
+}
+
+type Storage = Pick<ToolSearchEngineOptions<FakeTool, { user?: string }>, 'storage'>;
+const everyStorage: [string, () => Storage][] = [
+  ['the in-memory store', () => ({})],
+  ['a store of its own', () => ({ storage: asyncStore() })],
+  ["'context' storage", () => ({ storage: 'context' })],
+];
 
 describe('steps: what the model is sent', () => {
   it('sends meta-tools, then always-on tools, then loaded tools from the next step', async () => {
@@ -152,12 +191,25 @@ describe('threads and load state', () => {
   it('lets requests without a usable thread id share the default thread', async () => {
     const { engine } = harness();
     await engine.startRequest({}).loadTool({ toolName: 'send_email' });
-    for (const threadId of [undefined, null, '', 42 as unknown as string]) {
-      const request = engine.startRequest({ threadId });
+    for (const threadId of [undefined, null, '', Number.NaN, Number.POSITIVE_INFINITY, {}, ['t']]) {
+      const request = engine.startRequest({ threadId: threadId as string | undefined });
       expect(request.threadId).toBe('default');
       expect((await request.prepareStep()).visible).toContain('send_email');
     }
     expect(await engine.getLoadedToolNames()).toEqual(['send_email']);
+  });
+
+  it('keeps a numeric thread id as the thread of its string, apart from the default thread', async () => {
+    const { engine } = harness();
+    await engine.startRequest({ threadId: 42 }).loadTool({ toolName: 'send_email' });
+    const request = engine.startRequest({ threadId: '42' });
+    expect(request.threadId).toBe('42');
+    expect((await request.prepareStep()).visible).toContain('send_email');
+    expect(await engine.getLoadedToolNames(42)).toEqual(['send_email']);
+    expect(await engine.getLoadedToolNames()).toEqual([]);
+    expect((await engine.startRequest({ threadId: 43 }).prepareStep()).visible).not.toContain('send_email');
+    await engine.clearState(42);
+    expect(await engine.getLoadedToolNames('42')).toEqual([]);
   });
 
   it('forgets an idle thread after the TTL (fake clock), with an evict event', async () => {
@@ -235,7 +287,7 @@ describe('threads and load state', () => {
     expect(await engine.getLoadedToolNames('t')).toEqual(['getWeather', 'upload_file']);
   });
 
-  it('caps with a store that cannot remove single names', async () => {
+  it('refuses maxLoadedTools with a store that cannot remove single names (INVALID_OPTIONS)', async () => {
     const names = new Map<string, string[]>();
     const store = {
       get: (id: string) => [...(names.get(id) ?? [])],
@@ -249,10 +301,15 @@ describe('threads and load state', () => {
         names.delete(id);
       },
     };
-    const engine = createToolSearchEngine({ catalog: sampleCatalog(), storage: store, maxLoadedTools: 1 });
-    const request = engine.startRequest({ threadId: 't' });
-    await request.loadTool({ toolNames: ['send_email', 'getWeather'] });
-    expect(names.get('t')).toEqual(['getWeather']);
+    // Evicting by rewriting the thread (delete, then add the rest) would lose a concurrent load.
+    expectCode(
+      () => createToolSearchEngine({ catalog: sampleCatalog(), storage: store, maxLoadedTools: 1 }),
+      'INVALID_OPTIONS',
+    );
+    // Without the cap, the three required methods are enough.
+    const engine = createToolSearchEngine({ catalog: sampleCatalog(), storage: store });
+    await engine.startRequest({ threadId: 't' }).loadTool({ toolNames: ['send_email', 'getWeather'] });
+    expect(names.get('t')).toEqual(['send_email', 'getWeather']);
   });
 
   it('disposes: no timer left, no new requests', async () => {
@@ -348,6 +405,85 @@ describe('filter phases', () => {
     );
     expect(JSON.stringify(missing)).not.toMatch(/"refund_payment"/);
     expect((await request.prepareStep()).visible).not.toContain('refund_payment');
+  });
+
+  for (const [label, storage] of everyStorage) {
+    it(`'load': a loaded tool is shown, and runs, only while the request may load it; withheld, not forgotten (${label})`, async () => {
+      let revoked = false;
+      const { engine, eventsOf } = harness({
+        ...storage(),
+        filter: ({ toolName, phase, requestContext }) =>
+          !(
+            phase === 'load' &&
+            toolName === 'refund_payment' &&
+            (revoked || requestContext?.user !== 'admin')
+          ),
+      });
+      const admin = engine.startRequest({ threadId: 'shared', requestContext: { user: 'admin' } });
+      const output = await admin.loadTool({ toolName: 'refund_payment' });
+      expect(output).toMatchObject({ success: true, loaded: ['refund_payment'] });
+      const records = exchange('1', 'load_tool', { toolName: 'refund_payment' }, output);
+
+      // A guest on the admin's thread: the tool the guest may not load is neither sent nor run.
+      const guest = engine.startRequest({ threadId: 'shared', requestContext: { user: 'guest' } });
+      expect((await guest.prepareStep({ records })).visible).toEqual(['search_tools', 'load_tool']);
+      expect(await guest.guard('refund_payment')).toMatchObject({ allowed: false });
+      expect(eventsOf('deny').at(-1)).toMatchObject({ toolName: 'refund_payment', reason: 'filtered' });
+
+      // Not forgotten: the admin's next request has it again.
+      const again = engine.startRequest({ threadId: 'shared', requestContext: { user: 'admin' } });
+      expect((await again.prepareStep({ records })).visible).toContain('refund_payment');
+      expect(await again.guard('refund_payment')).toEqual({ allowed: true });
+
+      // A 'load' policy revoked after the load applies from the next request.
+      revoked = true;
+      const after = engine.startRequest({ threadId: 'shared', requestContext: { user: 'admin' } });
+      expect((await after.prepareStep({ records })).visible).not.toContain('refund_payment');
+      expect((await after.guard('refund_payment')).allowed).toBe(false);
+      if (storage().storage !== 'context') {
+        expect(await engine.getLoadedToolNames('shared')).toEqual(['refund_payment']);
+      }
+    });
+  }
+
+  it('only `true` allows: any other answer refuses the tool and reports a filter-error', async () => {
+    const answers: unknown[] = [
+      'false',
+      'true',
+      { allowed: false },
+      { allowed: true },
+      [],
+      1,
+      0,
+      null,
+      undefined,
+    ];
+    for (const answer of answers) {
+      for (const asynchronous of [false, true]) {
+        const filter = (({ toolName }: { toolName: string }) => {
+          const verdict = toolName === 'refund_payment' ? answer : true;
+          return asynchronous ? Promise.resolve(verdict) : verdict;
+        }) as unknown as ToolFilter<FakeTool, { user?: string }>;
+        const { engine, eventsOf } = harness({ filter });
+        const request = engine.startRequest({ threadId: 't' });
+        expect(await request.loadTool({ toolName: 'refund_payment' })).toMatchObject({
+          success: false,
+          notFound: ['refund_payment'],
+        });
+        expect(
+          (await request.searchTools({ query: 'refund a payment' })).results.map((r) => r.name),
+        ).not.toContain('refund_payment');
+        expect(await request.loadTool({ toolName: 'send_email' })).toMatchObject({ success: true });
+        const errors = eventsOf('filter-error');
+        expect(errors.length).toBeGreaterThan(0);
+        for (const event of errors) {
+          expect(event.toolName).toBe('refund_payment');
+          expect(ToolSearchError.isInstance(event.error)).toBe(true);
+          expect((event.error as ToolSearchError).code).toBe('INVALID_OPTIONS');
+          expect((event.error as ToolSearchError).message).toMatch(/not a boolean: only true allows/);
+        }
+      }
+    }
   });
 
   it("'active': hides a loaded tool for this request and keeps the state", async () => {
@@ -453,15 +589,17 @@ describe('filter phases', () => {
     const request = engine.startRequest({ threadId: 't', requestContext: { user: 'ann' } });
     for (let step = 0; step < 5; step++) await request.prepareStep();
     await request.guard('send_email');
-    expect(filter).toHaveBeenCalledTimes(1);
-    expect(filter).toHaveBeenCalledWith({
-      toolName: 'send_email',
-      tool: { name: 'send_email' },
-      requestContext: { user: 'ann' },
-      phase: 'active',
-    });
+    // A loaded tool: one 'load' and one 'active' decision per request.
+    expect(filter.mock.calls.map(([args]) => args)).toEqual(
+      (['load', 'active'] as const).map((phase) => ({
+        toolName: 'send_email',
+        tool: { name: 'send_email' },
+        requestContext: { user: 'ann' },
+        phase,
+      })),
+    );
     await engine.startRequest({ threadId: 't' }).prepareStep();
-    expect(filter).toHaveBeenCalledTimes(2);
+    expect(filter).toHaveBeenCalledTimes(4);
   });
 });
 
@@ -586,6 +724,18 @@ describe('tool names', () => {
     });
   });
 
+  it('never suggests a name the search filter hides, even when it may be loaded', async () => {
+    const { engine } = harness({
+      filter: ({ toolName, phase }) => !(phase === 'search' && toolName === 'refund_payment'),
+    });
+    const request = engine.startRequest();
+    const output = await request.loadTool({ toolName: 'refund_paymnt' });
+    expect(output).toMatchObject({ success: false, notFound: ['refund_paymnt'] });
+    expect(JSON.stringify(output)).not.toMatch(/refund_payment/);
+    // Asked for by its exact name, it loads (the 'load' phase allows it).
+    expect(await request.loadTool({ toolName: 'refund_payment' })).toMatchObject({ success: true });
+  });
+
   it('in a large catalog, draws suggestions from the ranker instead of comparing every name', async () => {
     const catalog = [
       entry('getWeather'),
@@ -635,6 +785,40 @@ describe('tool names', () => {
       ['getWeather', 'duplicate-name', 'a'],
     ]);
     expect(reported[0]!.message).toMatch(/also one of the agent's own tools.*saves nothing/);
+  });
+
+  it('keeps a catalog tool on by one of its aliases under its canonical name, the filter asked by that name', async () => {
+    const filter = vi.fn<ToolFilter<FakeTool, { user?: string }>>(
+      ({ toolName }) => toolName !== 'send_email',
+    );
+    const { engine } = harness({
+      catalog: [entry('send_email', { aliases: ['sendMail'] }), entry('getWeather')],
+      filter,
+    });
+    const denied = engine.startRequest({ alwaysOn: ['sendMail'] });
+    expect((await denied.prepareStep()).visible).toEqual(['search_tools', 'load_tool']);
+    expect((await denied.guard('sendMail')).allowed).toBe(false);
+    expect(filter.mock.calls.map(([args]) => args.toolName)).not.toContain('sendMail');
+
+    const allowedOnes = harness({ catalog: [entry('send_email', { aliases: ['sendMail'] })] });
+    const request = allowedOnes.engine.startRequest({ alwaysOn: ['sendMail', 'send_email'] });
+    expect((await request.prepareStep()).visible).toEqual(['search_tools', 'load_tool', 'send_email']);
+    expect(await request.guard('sendMail')).toEqual({ allowed: true });
+    expect(request.resolve('sendMail')?.descriptor.name).toBe('send_email');
+    expect(await request.loadTool({ toolName: 'sendMail' })).toMatchObject({ alreadyLoaded: ['send_email'] });
+  });
+
+  it("an always-on tool the 'active' filter withholds is not made callable by a loaded catalog tool's alias of that name", async () => {
+    const { engine } = harness({
+      catalog: [entry('send_email', { aliases: ['sendMail'] })],
+      filter: ({ toolName, phase }) => !(toolName === 'sendMail' && phase === 'active'),
+    });
+    const request = engine.startRequest({ alwaysOn: [entry('sendMail', { owner: 'agent' })] });
+    await request.loadTool({ toolName: 'send_email' });
+    expect((await request.prepareStep()).visible).toEqual(['search_tools', 'load_tool', 'send_email']);
+    expect((await request.guard('sendMail')).allowed).toBe(false);
+    expect(request.resolve('sendMail')).toBeUndefined();
+    expect(await request.guard('send_email')).toEqual({ allowed: true });
   });
 
   it('drops a request tool named like a meta-tool, with an event; the meta-tool stays', async () => {
@@ -723,6 +907,27 @@ describe('request-resolved tools', () => {
     expect(output.results.map((result) => result.name)).toEqual(['r1', 's1', 's2']);
   });
 
+  it('come back by their canonical name only: one named like a static tool’s alias never brings that tool', async () => {
+    const { engine } = harness({ catalog: [entry('send_email', { aliases: ['sendMail'] }), entry('Foo')] });
+    const own = [entry('sendMail', { owner: 'request' }), entry('foo', { owner: 'request' })];
+    const first = engine.startRequest({ threadId: 't', requestTools: own });
+    expect(await first.loadTool({ toolNames: ['sendMail', 'foo'] })).toMatchObject({
+      success: true,
+      loaded: ['sendMail', 'foo'],
+    });
+    // A later request without those tools: nothing it never loaded appears.
+    const later = engine.startRequest({ threadId: 't' });
+    expect((await later.prepareStep()).visible).toEqual(['search_tools', 'load_tool']);
+    expect((await later.guard('send_email')).allowed).toBe(false);
+    expect((await later.guard('sendMail')).allowed).toBe(false);
+    expect(later.resolve('send_email')).toBeUndefined();
+    expect(await engine.getLoadedToolNames('t')).toEqual(['sendMail', 'foo']);
+    // With the request's tools again, they are back.
+    const back = engine.startRequest({ threadId: 't', requestTools: own });
+    expect((await back.prepareStep()).visible).toEqual(['search_tools', 'load_tool', 'sendMail', 'foo']);
+    expect(back.resolve('sendMail')?.tool).toEqual({ name: 'sendMail', owner: 'request' });
+  });
+
   it('keep a loaded name in state when a later request does not have that tool', async () => {
     const { engine } = harness({ catalog: [entry('static_one')] });
     await engine
@@ -765,9 +970,39 @@ describe('the guard', () => {
     const request = engine.startRequest();
     await request.prepareStep();
     await request.loadTool({ toolName: 'send_email' });
-    expect((await request.guard('send_email')).message).toMatch(/next step/);
+    expect((await request.guard('send_email')).message).toMatch(/just loaded.*next step/);
     await request.prepareStep();
     expect(await request.guard('send_email')).toEqual({ allowed: true });
+  });
+
+  it('tells the model to load again a tool this request loaded that has gone since (evicted, expired)', async () => {
+    // Evicted by maxLoadedTools in another request of the thread.
+    const { engine } = harness({ maxLoadedTools: 1 });
+    const request = engine.startRequest({ threadId: 't' });
+    await request.prepareStep();
+    await request.loadTool({ toolName: 'getWeather' });
+    await engine.startRequest({ threadId: 't' }).loadTool({ toolName: 'send_email' });
+    for (let step = 0; step < 2; step++) {
+      expect((await request.prepareStep()).visible).not.toContain('getWeather');
+      const decision = await request.guard('getWeather');
+      expect(decision.allowed).toBe(false);
+      expect(decision.message).not.toMatch(/just loaded|call it again now/i);
+      expect(decision.message).toMatch(/no longer loaded.*load_tool with "getWeather"/);
+    }
+    // Loaded again: "just loaded" until the next step shows it.
+    await request.loadTool({ toolName: 'getWeather' });
+    expect((await request.guard('getWeather')).message).toMatch(/just loaded/);
+    await request.prepareStep();
+    expect(await request.guard('getWeather')).toEqual({ allowed: true });
+
+    // Expired between two steps (ttl, fake clock).
+    const expiring = harness({ ttl: 1_000 });
+    const timed = expiring.engine.startRequest({ threadId: 't' });
+    await timed.prepareStep();
+    await timed.loadTool({ toolName: 'getWeather' });
+    expiring.clock.advance(1_000);
+    expect((await timed.prepareStep()).visible).not.toContain('getWeather');
+    expect((await timed.guard('getWeather')).message).toMatch(/no longer loaded/);
   });
 });
 

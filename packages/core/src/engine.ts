@@ -84,8 +84,13 @@ function checkRequestOptions<TTool, TContext>(
   return given;
 }
 
-/** Missing, empty or non-string thread ids share the 'default' thread. */
+/**
+ * A thread id as the engine keys it: a non-empty string is itself; a finite number (a numeric
+ * user id) is the thread of its string (`42` and `'42'` are one thread); anything else (missing,
+ * empty, `NaN`, an object…) is the shared 'default' thread.
+ */
 export function normalizeThreadId(threadId: unknown): string {
+  if (typeof threadId === 'number' && Number.isFinite(threadId)) return String(threadId);
   return typeof threadId === 'string' && threadId.length > 0 ? threadId : DEFAULT_THREAD_ID;
 }
 
@@ -111,6 +116,15 @@ function timeoutOption(value: unknown, name: string, fallback: number): number {
 }
 
 type Lookup<TTool> = CatalogEntry<TTool> | undefined;
+
+/** The error a filter's answer that is not a boolean is reported with (the tool is refused). */
+function nonBooleanVerdict(verdict: unknown, toolName: string, phase: FilterPhase): ToolSearchError {
+  const kind = verdict === null ? 'null' : Array.isArray(verdict) ? 'an array' : typeof verdict;
+  return new ToolSearchError(
+    'INVALID_OPTIONS',
+    `The filter answered ${kind} for ${JSON.stringify(toolName)} (${phase}), not a boolean: only true allows a tool, so it was refused.`,
+  );
+}
 
 /**
  * Creates the engine: one per agent (or processor, or middleware). It holds the
@@ -183,17 +197,24 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
   // by several processes, recency is per process: a use made in another process is
   // not seen, and a name loaded there ranks by when this process first saw it, and
   // by load position among the names seen together.
+  //
+  // Store answers may arrive late and out of order (a slow read issued before a
+  // load, answered after it). Each entry keeps the tick at which this process last
+  // knew the name to be loaded (`seen`), and an answer only prunes names it should
+  // have held: those seen loaded before its call was issued. So a stale read never
+  // drops the recency of a tool loaded while it was on its way.
   // -------------------------------------------------------------------------
 
   const recencyThreadCap =
     typeof options.maxThreads === 'number' && Number.isInteger(options.maxThreads) && options.maxThreads >= 1
       ? options.maxThreads
       : DEFAULT_MAX_THREADS;
-  const recency = new Map<string, Map<string, number>>();
+  /** Per thread, per name: `used`, the tick of its last use; `seen`, the last tick it was known to be loaded. */
+  const recency = new Map<string, Map<string, { used: number; seen: number }>>();
   let useTick = 0;
 
   /** The thread's last uses, moved to the most recently used end of the thread map. */
-  function usesOfThread(threadId: string): Map<string, number> {
+  function usesOfThread(threadId: string): Map<string, { used: number; seen: number }> {
     let uses = recency.get(threadId);
     if (uses) recency.delete(threadId);
     else uses = new Map();
@@ -206,30 +227,42 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
     return uses;
   }
 
-  /** Marks names of a thread as used now (in this order). */
+  /** Marks names of a thread as used now (in this order): each is loaded, as far as this process knows. */
   function noteUse(threadId: string, names: readonly string[]): void {
     if (maxLoadedTools === undefined || !store || names.length === 0) return;
     const uses = usesOfThread(threadId);
-    for (const name of names) uses.set(name, ++useTick);
+    for (const name of names) {
+      const tick = ++useTick;
+      uses.set(name, { used: tick, seen: tick });
+    }
   }
 
-  /** The thread's last uses for the names its store holds: others pruned, names new to this process seen now. */
-  function observe(threadId: string, held: readonly string[]): Map<string, number> {
+  /**
+   * The thread's last uses, given the names its store answered to a call issued at tick
+   * `issuedAt`: a name missing from the answer is pruned only if it was known to be loaded
+   * before the call was issued (a name loaded since may be missing from a late answer); a name
+   * new to this process counts as used now.
+   */
+  function observe(
+    threadId: string,
+    held: readonly string[],
+    issuedAt: number,
+  ): Map<string, { used: number; seen: number }> {
     const uses = usesOfThread(threadId);
     if (uses.size > 0) {
       const present = new Set(held);
-      for (const name of uses.keys()) if (!present.has(name)) uses.delete(name);
+      for (const [name, { seen }] of uses) if (!present.has(name) && seen <= issuedAt) uses.delete(name);
     }
-    for (const name of held) if (!uses.has(name)) uses.set(name, ++useTick);
+    for (const name of held) if (!uses.has(name)) uses.set(name, { used: ++useTick, seen: issuedAt });
     return uses;
   }
 
-  /** The names a store holds, capped to maxLoadedTools (least recently used left out, load order kept). */
-  function capStored(threadId: string, names: string[]): string[] {
+  /** The names a store holds (read at tick `issuedAt`), capped to maxLoadedTools (least recently used left out, load order kept). */
+  function capStored(threadId: string, names: string[], issuedAt: number): string[] {
     if (maxLoadedTools === undefined) return names;
-    const uses = observe(threadId, names);
+    const uses = observe(threadId, names, issuedAt);
     if (names.length <= maxLoadedTools) return names;
-    return capLoadedNames(names, (name) => uses.get(name), maxLoadedTools).kept;
+    return capLoadedNames(names, (name) => uses.get(name)?.used, maxLoadedTools).kept;
   }
 
   if (storage === 'in-memory') {
@@ -252,6 +285,14 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
     typeof storage.add === 'function' &&
     typeof storage.delete === 'function'
   ) {
+    if (maxLoadedTools !== undefined && typeof storage.remove !== 'function') {
+      // Without an atomic remove, evicting means rewriting the thread (delete, then add the
+      // rest): a load made meanwhile is lost, and a read in between sees nothing loaded.
+      throw new ToolSearchError(
+        'INVALID_OPTIONS',
+        'maxLoadedTools needs a store with a remove method (to evict single names atomically); this store has none.',
+      );
+    }
     store = storage;
   } else {
     throw new ToolSearchError(
@@ -359,6 +400,12 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
     return value.filter((name): name is string => typeof name === 'string');
   };
 
+  /** The thread's names in the store, capped to maxLoadedTools. */
+  async function readStored(threadId: string): Promise<string[]> {
+    const issuedAt = useTick;
+    return capStored(threadId, await storeGet(threadId), issuedAt);
+  }
+
   async function storeGet(threadId: string): Promise<string[]> {
     const names = await callStore('get', threadId, () => store!.get(threadId));
     try {
@@ -377,6 +424,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
     names: readonly string[],
     used: readonly string[],
   ): Promise<string[]> {
+    const issuedAt = useTick;
     const added = await callStore('add', threadId, () => store!.add(threadId, names));
     let after: string[];
     try {
@@ -386,16 +434,12 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
     }
     if (maxLoadedTools === undefined) return [];
     // Marked only once the names are in the store, so that a concurrent read cannot prune them first.
-    const uses = observe(threadId, after);
+    const uses = observe(threadId, after, issuedAt);
     noteUse(threadId, used);
     if (after.length <= maxLoadedTools) return [];
-    const { kept, evicted } = capLoadedNames(after, (name) => uses.get(name), maxLoadedTools);
-    if (store!.remove) {
-      await callStore('remove', threadId, () => store!.remove!(threadId, evicted));
-    } else {
-      await callStore('delete', threadId, () => store!.delete(threadId));
-      await callStore('add', threadId, () => store!.add(threadId, kept));
-    }
+    const { evicted } = capLoadedNames(after, (name) => uses.get(name)?.used, maxLoadedTools);
+    // Every store here has remove: createToolSearchEngine refuses a store without it under maxLoadedTools.
+    await callStore('remove', threadId, () => store!.remove!(threadId, evicted));
     for (const name of evicted) uses.delete(name);
     emit({ type: 'evict', threadId, time: clock.now(), toolNames: evicted, reason: 'max-loaded-tools' });
     return evicted;
@@ -452,7 +496,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
           }).loaded.names(),
         ];
       }
-      return capStored(thread, await storeGet(thread));
+      return readStored(thread);
     },
 
     clearState(threadId) {
@@ -533,7 +577,13 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       const seen = new Set<string>();
       for (const item of requestOptions.alwaysOn ?? []) {
         const given = typeof item === 'string' ? undefined : (item as CatalogEntry<TTool> | undefined);
-        const name = typeof item === 'string' ? item : given?.descriptor?.name;
+        const written = typeof item === 'string' ? item : given?.descriptor?.name;
+        // A catalog tool kept on by one of its aliases is that tool, under its canonical name
+        // (the name the filter decides on, and the one every list shows).
+        const name =
+          typeof item === 'string' && isValidToolName(item) && lookupCanonical(item) === undefined
+            ? (lookupExact(item)?.descriptor.name ?? item)
+            : written;
         if (!isValidToolName(name)) {
           emit({
             type: 'tool-rejected',
@@ -575,6 +625,15 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
     }
     const alwaysOnNames = new Set(alwaysOn.map((item) => item.name));
 
+    /**
+     * A canonical name only (request tools win over static ones): how names the engine itself
+     * wrote (a store's, a result's) are resolved, never by alias or case, so a request tool's
+     * name can never come back as another tool that has it as an alias or in another case.
+     */
+    function lookupCanonical(name: string): Lookup<TTool> {
+      return requestCatalog?.byName(name) ?? staticCatalog.byName(name);
+    }
+
     /** Canonical name or alias; request tools win over static ones, canonical names over aliases. */
     function lookupExact(name: string): Lookup<TTool> {
       return (
@@ -601,18 +660,20 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       if (!decision) {
         decision = (async () => {
           try {
-            const verdict = filter({ toolName: name, tool: tool as TTool, requestContext, phase });
-            if (!isPromiseLike(verdict)) return Boolean(verdict);
+            const answer = filter({ toolName: name, tool: tool as TTool, requestContext, phase });
             // Fail closed: a policy that does not answer refuses the tool, as one that throws does.
-            return Boolean(
-              await failAfter(
-                verdict,
-                filterTimeoutMs,
-                clock,
-                'FILTER_TIMEOUT',
-                `The filter did not decide on ${JSON.stringify(name)} (${phase}) within ${filterTimeoutMs} ms.`,
-              ),
-            );
+            const verdict: unknown = isPromiseLike(answer)
+              ? await failAfter(
+                  answer,
+                  filterTimeoutMs,
+                  clock,
+                  'FILTER_TIMEOUT',
+                  `The filter did not decide on ${JSON.stringify(name)} (${phase}) within ${filterTimeoutMs} ms.`,
+                )
+              : answer;
+            // Only `true` allows: 'false', { allowed: false } or 1 are a broken policy, not a yes.
+            if (typeof verdict !== 'boolean') throw nonBooleanVerdict(verdict, name, phase);
+            return verdict;
           } catch (error) {
             emit({ type: 'filter-error', threadId, time: now(), toolName: name, phase, error });
             return false;
@@ -625,7 +686,12 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
     const entryAllowed = (entry: CatalogEntry<TTool>, phase: FilterPhase) =>
       allowed(entry.descriptor.name, entry.tool, phase);
 
-    const loadedThisRequest: string[] = [];
+    // When this request last loaded each name, and when the current plan read the load state, on
+    // one request-wide counter: a name loaded after the plan's read is "just loaded" (visible from
+    // the next step); one loaded before it and missing from the plan has gone since (evicted by
+    // maxLoadedTools, expired, cleared) and must be loaded again.
+    let moment = 0;
+    const loadedThisRequest = new Map<string, number>();
     let records: readonly ConversationRecord[] | undefined;
     let plan: InternalPlan<TTool> | undefined;
 
@@ -677,7 +743,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
     }
 
     async function currentLoadedNames(): Promise<string[]> {
-      if (store) return capStored(threadId, await storeGet(threadId));
+      if (store) return readStored(threadId);
       return [...contextState().names()];
     }
 
@@ -691,6 +757,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
     async function prepareStep(input?: StepInput): Promise<StepPlan<TTool>> {
       if (input && Array.isArray(input.records)) records = input.records;
       step++;
+      const readAt = ++moment;
       let names: string[] = [];
       let degraded = false;
       try {
@@ -707,16 +774,16 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       const candidates: CatalogEntry<TTool>[] = [];
       const seen = new Set<string>(alwaysOnNames);
       for (const name of names) {
-        const entry = lookupExact(name);
+        const entry = lookupCanonical(name);
         if (!entry || seen.has(entry.descriptor.name)) continue;
         seen.add(entry.descriptor.name);
         candidates.push(entry);
       }
+      // Whatever loaded it (another request of the thread, under another request context; a
+      // policy since revoked), a loaded tool is shown only while this request may load it and
+      // use it: withheld, not forgotten, while either is refused.
       const checks = await Promise.all(
-        candidates.map(async (entry) => {
-          if (!store && !(await entryAllowed(entry, 'load'))) return false;
-          return entryAllowed(entry, 'active');
-        }),
+        candidates.map(async (entry) => (await entryAllowed(entry, 'load')) && entryAllowed(entry, 'active')),
       );
       const loaded = candidates.filter((_, index) => checks[index]);
 
@@ -727,12 +794,21 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       ];
       const byName = new Map<string, CatalogEntry<TTool> | undefined>();
       for (const item of visibleAlwaysOn) byName.set(item.name, item.entry);
-      for (const entry of loaded) {
-        byName.set(entry.descriptor.name, entry);
-        for (const alias of entry.aliases ?? [])
-          if (!byName.has(alias) && lookupExact(alias) === entry) byName.set(alias, entry);
+      for (const entry of loaded) byName.set(entry.descriptor.name, entry);
+      // A visible catalog tool (loaded, or kept on by name) also answers to its aliases, except
+      // one that names an always-on tool: withheld, that tool must not become callable through
+      // the alias (an adapter would run its own tool of that name).
+      for (const entry of [...visibleAlwaysOn.map((item) => item.entry), ...loaded]) {
+        for (const alias of entry?.aliases ?? [])
+          if (!byName.has(alias) && !alwaysOnNames.has(alias) && lookupExact(alias) === entry)
+            byName.set(alias, entry);
       }
-      plan = { visible, byName, loadedNames: new Set(loaded.map((entry) => entry.descriptor.name)) };
+      plan = {
+        visible,
+        byName,
+        loadedNames: new Set(loaded.map((entry) => entry.descriptor.name)),
+        readAt,
+      };
 
       const catalogCount =
         visibleAlwaysOn.length +
@@ -918,7 +994,8 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
         if (evicted.length > 0)
           emit({ type: 'evict', threadId, time: now(), toolNames: evicted, reason: 'max-loaded-tools' });
       }
-      for (const name of loaded) if (!loadedThisRequest.includes(name)) loadedThisRequest.push(name);
+      const loadedAt = ++moment;
+      for (const name of loaded) loadedThisRequest.set(name, loadedAt);
       return { ok: true, loaded, alreadyLoaded };
     }
 
@@ -926,7 +1003,8 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
      * "Did you mean": a full comparison with every name of a catalog of at most
      * FULL_SCAN_SUGGESTIONS tools; in a larger one, with the names the ranker finds for
      * the unknown name (so the cost does not grow with the catalog). Only names that
-     * pass the 'load' filter are suggested.
+     * pass both the 'search' and the 'load' filter are suggested (as in catalogInstructions):
+     * a suggestion must not reveal a tool the search hides.
      */
     async function suggestionsFor(name: string): Promise<string[]> {
       const lists: ScoredName[][] = [];
@@ -946,9 +1024,9 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       }
       const close = mergeSuggestions(lists, 10);
       const checks = await Promise.all(
-        close.map((candidate) => {
-          const entry = lookupExact(candidate);
-          return entry ? entryAllowed(entry, 'load') : false;
+        close.map(async (candidate) => {
+          const entry = lookupCanonical(candidate);
+          return entry !== undefined && (await entryAllowed(entry, 'search')) && entryAllowed(entry, 'load');
         }),
       );
       return close.filter((_, index) => checks[index]).slice(0, 3);
@@ -1091,10 +1169,20 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       if (!(await entryAllowed(entry, 'load')) || !(await entryAllowed(entry, 'active')))
         return deny('filtered', unavailable);
       const canonical = entry.descriptor.name;
-      if (loadedThisRequest.includes(canonical)) {
+      const loadedAt = loadedThisRequest.get(canonical);
+      if (loadedAt !== undefined && loadedAt > current.readAt) {
         return deny(
           'not-loaded',
           `Tool "${canonical}" was just loaded; it can be called from your next step, not in the step that loaded it. Call it again now.`,
+        );
+      }
+      if (loadedAt !== undefined) {
+        // Loaded earlier in this request, and gone since: saying "call it again" would loop.
+        return deny(
+          'not-loaded',
+          autoLoad
+            ? `Tool "${canonical}" is no longer loaded, so it was not run. Call search_tools with keywords for it to load it again; it can be called from your next step.`
+            : `Tool "${canonical}" is no longer loaded, so it was not run. Call load_tool with "${canonical}" to load it again; it can be called from your next step.`,
         );
       }
       return deny(
@@ -1169,4 +1257,6 @@ interface InternalPlan<TTool> {
   readonly byName: ReadonlyMap<string, CatalogEntry<TTool> | undefined>;
   /** Canonical names of the loaded tools visible this step (always-on tools are not among them). */
   readonly loadedNames: ReadonlySet<string>;
+  /** When (on the request's counter) this plan read the load state. */
+  readonly readAt: number;
 }

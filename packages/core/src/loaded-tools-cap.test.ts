@@ -4,6 +4,7 @@ import { entry, type FakeTool, harness } from './__fixtures__/engine-fixtures';
 import { createToolSearchEngine } from './engine';
 import { capLoadedNames, createLoadedToolsReplay, leastRecentlyUsed } from './loaded-tools-cap';
 import { createMemoryStore } from './memory-store';
+import { createDeferred, type Deferred } from './testing/held-ranker';
 import { sampleCatalog } from './testing/sample-tools';
 import type {
   ConversationRecord,
@@ -22,7 +23,7 @@ const B = 'send_email';
 const C = 'upload_file';
 const D = 'getForecast';
 
-/** A store with only the required methods (no `remove`), its names readable by the test. */
+/** A store with only the methods maxLoadedTools needs (get, add, delete, remove), its names readable by the test. */
 function plainStore(): LoadStateStore & { names: Map<string, string[]> } {
   const names = new Map<string, string[]>();
   return {
@@ -36,6 +37,11 @@ function plainStore(): LoadStateStore & { names: Map<string, string[]> } {
     },
     delete: (threadId) => {
       names.delete(threadId);
+    },
+    remove: (threadId, removed) => {
+      const list = (names.get(threadId) ?? []).filter((name) => !removed.includes(name));
+      if (names.has(threadId)) names.set(threadId, list);
+      return [...list];
     },
   };
 }
@@ -54,7 +60,7 @@ describe('maxLoadedTools: the least recently used tool goes first', () => {
   const storages: [string, () => Options][] = [
     ['the in-memory store', () => ({})],
     ['a given store with remove', () => ({ storage: createMemoryStore() })],
-    ['a store without remove', () => ({ storage: plainStore() })],
+    ['a store with only get, add, delete and remove', () => ({ storage: plainStore() })],
     [
       'an async store',
       () => {
@@ -90,7 +96,7 @@ describe('maxLoadedTools: the least recently used tool goes first', () => {
     });
   }
 
-  it('leaves the store holding the kept names in load order (no remove)', async () => {
+  it('leaves the store holding the kept names in load order', async () => {
     const store = plainStore();
     const engine = createToolSearchEngine({ catalog: sampleCatalog(), storage: store, maxLoadedTools: 3 });
     const request = engine.startRequest({ threadId: 't' });
@@ -187,6 +193,40 @@ describe('maxLoadedTools: the least recently used tool goes first', () => {
     await engine.startRequest({ threadId: 'u' }).loadTool({ toolName: A }); // t's recency is dropped
     await engine.startRequest({ threadId: 't' }).loadTool({ toolName: D });
     expect(eventsOf('evict').at(-1)?.toolNames).toEqual([A]);
+  });
+
+  it('does not let a read answered late drop the recency of a tool loaded while it was on its way', async () => {
+    const inner = createMemoryStore({ ttl: 0 });
+    let hold: Deferred<void> | undefined;
+    const store: LoadStateStore = {
+      get: async (threadId) => {
+        const names = inner.get(threadId); // read when asked...
+        if (hold) await hold.promise; // ...answered when the test says
+        return names;
+      },
+      add: async (threadId, names) => inner.add(threadId, names),
+      delete: async (threadId) => inner.delete(threadId),
+      remove: async (threadId, names) => inner.remove(threadId, names),
+    };
+    const { engine, eventsOf } = harness({ storage: store, maxLoadedTools: 2 });
+    await engine.startRequest({ threadId: 't' }).loadTool({ toolName: A });
+    const request = engine.startRequest({ threadId: 't' });
+    await request.prepareStep();
+
+    // Another request's step reads [a]; its answer comes late.
+    const late = createDeferred<void>();
+    hold = late;
+    const stale = engine.startRequest({ threadId: 't' }).prepareStep();
+    hold = undefined;
+    // Meanwhile b is loaded, then a is called: b is now the least recently used.
+    await request.loadTool({ toolName: B });
+    expect(await request.guard(A)).toEqual({ allowed: true });
+    late.resolve();
+    expect((await stale).visible).toEqual([...META, A]);
+
+    await engine.startRequest({ threadId: 't' }).loadTool({ toolName: C });
+    expect(eventsOf('evict').map((event) => event.toolNames)).toEqual([[B]]);
+    expect(inner.get('t')).toEqual([A, C]);
   });
 
   it('reads a store holding more than the cap as its most recently used names, in load order', async () => {

@@ -66,8 +66,9 @@ export interface StoreStats {
 }
 
 /**
- * Where the loaded tool names of each thread live. Required: get, add, delete.
- * Optional capabilities: remove, clear, sweep, stats, dispose. Methods may
+ * Where the loaded tool names of each thread live. Required: get, add, delete (and remove
+ * when the engine has `maxLoadedTools`). Optional capabilities: remove, clear, sweep, stats,
+ * dispose. Methods may
  * return promises; the engine awaits. Names are kept in load order, without
  * duplicates. Reading or adding refreshes a thread's TTL.
  */
@@ -78,7 +79,7 @@ export interface LoadStateStore {
   add(threadId: string, names: readonly string[]): MaybePromise<readonly string[]>;
   /** Forgets a thread. */
   delete(threadId: string): MaybePromise<void>;
-  /** Removes some names from a thread (used by `maxLoadedTools`). */
+  /** Removes some names from a thread, atomically; returns the names left. Required by `maxLoadedTools`. */
   remove?(threadId: string, names: readonly string[]): MaybePromise<readonly string[]>;
   /** Forgets every thread of this store. */
   clear?(): MaybePromise<void>;
@@ -132,7 +133,13 @@ export interface FilterArgs<TTool = unknown, TContext = unknown> {
   readonly phase: FilterPhase;
 }
 
-/** Returns false to hide (search), refuse (load, reported as not found) or withhold (active) a tool. A throw means false, and so does a promise that has not settled within `filterTimeoutMs`. */
+/**
+ * Returns true to allow a tool in a phase; false hides it (search), refuses it (load, reported as
+ * not found) or withholds it (active). A loaded tool is shown, and may run, only while it passes
+ * both 'load' and 'active' in the current request. Only `true` allows: any other answer (`'false'`,
+ * `{ allowed: false }`, `1`) refuses the tool and emits `filter-error` (INVALID_OPTIONS), and so do
+ * a throw and a promise that has not settled within `filterTimeoutMs` (FILTER_TIMEOUT).
+ */
 export type ToolFilter<TTool = unknown, TContext = unknown> = (
   args: FilterArgs<TTool, TContext>,
 ) => MaybePromise<boolean>;
@@ -285,7 +292,11 @@ export interface ToolSearchEngineOptions<TTool = unknown, TContext = unknown> {
   readonly ttl?: number;
   /** In-memory cap on threads (default 10,000; least recently used evicted first). */
   readonly maxThreads?: number;
-  /** Cap on loaded tools per thread; the least recently used (loaded, asked for again or called) goes first, the rest keep their load order. Unbounded by default. */
+  /**
+   * Cap on loaded tools per thread; the least recently used (loaded, asked for again or called)
+   * goes first, the rest keep their load order. Unbounded by default. With a store of your own,
+   * the store must have `remove` (INVALID_OPTIONS otherwise).
+   */
   readonly maxLoadedTools?: number;
   readonly filter?: ToolFilter<TTool, TContext>;
   /** With 'context' storage: results carry a receipt (HMAC) that a forged or edited message cannot reproduce. */
@@ -309,12 +320,16 @@ export interface ToolSearchEngineOptions<TTool = unknown, TContext = unknown> {
 }
 
 export interface RequestOptions<TTool = unknown, TContext = unknown> {
-  /** Missing, empty or non-string ids share the 'default' thread. */
-  readonly threadId?: string | null;
+  /**
+   * The conversation's id. A finite number is the thread of its string (`42` is `'42'`); a
+   * missing or empty id, or any other non-string (`NaN`, an object), is the shared 'default' thread.
+   */
+  readonly threadId?: string | number | null;
   readonly requestContext?: TContext;
   /**
    * The tools the agent itself passed: always visible (after the 'active' filter), after the
-   * meta-tools. A name, or an entry (then the filter sees its tool and `resolve` returns it).
+   * meta-tools. A name, or an entry (then the filter sees its tool and `resolve` returns it). A
+   * name that is a catalog tool's alias stands for that tool, under its canonical name.
    */
   readonly alwaysOn?: readonly (string | CatalogEntry<TTool>)[];
   /**
@@ -391,10 +406,10 @@ export interface ToolSearchEngine<TTool = unknown, TContext = unknown> {
   startRequest(options?: RequestOptions<TTool, TContext>): ToolSearchRequest<TTool>;
   /** Loaded names for a thread (for 'context' storage, pass the records). */
   getLoadedToolNames(
-    threadId?: string | null,
+    threadId?: string | number | null,
     records?: readonly ConversationRecord[],
   ): Promise<readonly string[]>;
-  clearState(threadId?: string | null): MaybePromise<void>;
+  clearState(threadId?: string | number | null): MaybePromise<void>;
   clearAllState(): MaybePromise<void>;
   getStateStats(): MaybePromise<StoreStats>;
   cleanupNow(): MaybePromise<number>;

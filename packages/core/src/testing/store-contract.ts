@@ -47,7 +47,8 @@ export const oddIds: readonly string[] = [
  * ```ts
  * describeStoreContract({ name: 'memory', createStore: ({ ttl, clock }) => createMemoryStore({ ttl, clock }) });
  * ```
- * Optional capabilities (remove, clear, sweep, stats, dispose) are tested when present.
+ * Optional capabilities (remove, clear, sweep, stats, dispose) are tested when present (an engine
+ * with `maxLoadedTools` requires `remove`).
  */
 export function describeStoreContract(options: StoreContractOptions): void {
   const ttl = options.ttl ?? 1_000;
