@@ -48,10 +48,11 @@ export interface ToolSearchCallOptions<
   RUNTIME_CONTEXT extends RuntimeContext = RuntimeContext,
 > {
   /**
-   * The conversation this call belongs to. When left out, the call's `runtimeContext.threadId`
-   * (a string) is used; calls with neither share the `'default'` thread.
+   * The conversation this call belongs to (a number is the thread of its string). When left out,
+   * the call's `runtimeContext.threadId` (a string or a number) is used; calls with neither share
+   * the `'default'` thread.
    */
-  readonly threadId?: string | null;
+  readonly threadId?: string | number | null;
   /** Handed to `filter`. When left out, the call's `runtimeContext` is used. */
   readonly requestContext?: REQUEST_CONTEXT;
   /**
@@ -145,7 +146,7 @@ export function createCallSettings<REQUEST_CONTEXT>(
     const threadId =
       callOptions.threadId !== undefined
         ? callOptions.threadId
-        : typeof runtimeContext?.threadId === 'string'
+        : typeof runtimeContext?.threadId === 'string' || typeof runtimeContext?.threadId === 'number'
           ? runtimeContext.threadId
           : undefined;
     const requestContext =

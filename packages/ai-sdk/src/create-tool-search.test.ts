@@ -133,6 +133,21 @@ describe('createToolSearch with generateText', () => {
     });
     expect(await toolSearch.getLoadedToolNames('carol')).toEqual(['send_email']);
     expect(await toolSearch.getLoadedToolNames()).toEqual(['getWeather']);
+
+    // A numeric user id is a thread of its own: the thread of its string, not 'default'.
+    const numeric = scriptedModel([
+      { toolCalls: [{ toolName: 'load_tool', input: { toolName: 'convert_currency' } }] },
+      { text: 'ok' },
+    ]);
+    await generateText({
+      model: numeric.model,
+      ...toolSearch.forCall(),
+      runtimeContext: { threadId: 42 },
+      stopWhen: isStepCount(5),
+      prompt: 'w',
+    });
+    expect(await toolSearch.getLoadedToolNames('42')).toEqual(['convert_currency']);
+    expect(await toolSearch.getLoadedToolNames()).toEqual(['getWeather']);
   });
 
   it('sends loaded tools in load order, after the always-on tools, each step’s list a prefix of the next', async () => {
