@@ -1,5 +1,7 @@
 import type { ToolSearchError } from '@tool-search/core';
+import { RESP_TYPES } from 'redis';
 import { describe, expect, it } from 'vitest';
+import { BLOB_STRINGS_AS_BUFFERS, MAX_COMMAND_TIMEOUT_MS } from './redis-commands';
 import { createRedisStore } from './redis-store';
 import { createRedisVectorStore } from './redis-vector-store';
 
@@ -21,6 +23,11 @@ describe('every Redis store: options', () => {
         { client, ttl: Number.POSITIVE_INFINITY },
         { client, commandTimeoutMs: 0 },
         { client, commandTimeoutMs: Number.POSITIVE_INFINITY },
+        // Past the longest timer Node sets, setTimeout fires after 1 ms: every call would time out.
+        { client, commandTimeoutMs: 2 ** 31 },
+        { client, commandTimeoutMs: 3e9 },
+        // UTF-8 makes both U+FFFD: two such prefixes would share keys.
+        { client, keyPrefix: 'p\ud800:' },
       ];
       for (const options of bad) {
         let error: unknown;
@@ -32,6 +39,16 @@ describe('every Redis store: options', () => {
         expect((error as ToolSearchError | undefined)?.code, JSON.stringify(options)).toBe('INVALID_OPTIONS');
       }
       expect(() => create({ client, keyPrefix: 'p:', ttl: 0, commandTimeoutMs: 1 })).not.toThrow();
+      expect(() => create({ client, commandTimeoutMs: MAX_COMMAND_TIMEOUT_MS })).not.toThrow();
+    });
+
+    it(`${name} says why a commandTimeoutMs past the longest timer is refused`, () => {
+      expect(MAX_COMMAND_TIMEOUT_MS).toBe(2_147_483_647);
+      expect(() => create({ client, commandTimeoutMs: 2 ** 31 })).toThrow(/at most 2147483647 ms/);
     });
   }
+
+  it('asks node-redis for bulk strings as Buffers with its own type code', () => {
+    expect(Object.keys(BLOB_STRINGS_AS_BUFFERS)).toEqual([String(RESP_TYPES.BLOB_STRING)]);
+  });
 });

@@ -8,11 +8,32 @@ import { ToolSearchError } from '@tool-search/core';
 export interface RedisStoreClient {
   readonly isOpen: boolean;
   readonly isReady: boolean;
-  sendCommand(args: readonly string[], options?: { abortSignal?: AbortSignal }): Promise<unknown>;
+  /**
+   * Arguments are strings, or Buffers for keys that are not UTF-8 (a thread id that is not
+   * well-formed Unicode). `typeMapping` asks for some replies as Buffers (SCAN's keys).
+   */
+  sendCommand(
+    args: readonly (string | Buffer)[],
+    options?: { abortSignal?: AbortSignal; typeMapping?: { readonly [respType: number]: unknown } },
+  ): Promise<unknown>;
 }
 
 export const DEFAULT_COMMAND_TIMEOUT_MS = 1_000;
+/**
+ * The longest delay `setTimeout` keeps (2^31 − 1 ms, about 24.8 days): Node runs a longer one
+ * after 1 ms, so a larger `commandTimeoutMs` would fail every command at once.
+ */
+export const MAX_COMMAND_TIMEOUT_MS = 2 ** 31 - 1;
 const SCAN_COUNT = '1000';
+/**
+ * node-redis's `typeMapping` for "bulk strings as Buffers" (`RESP_TYPES.BLOB_STRING`, the byte
+ * `$`), written out so that this package loads nothing from `redis` at run time.
+ */
+export const BLOB_STRINGS_AS_BUFFERS = { 36: Buffer } as const;
+
+/** Whether a string is well-formed Unicode (no lone surrogate), so UTF-8 encodes it faithfully. */
+export const isWellFormed = (text: string): boolean =>
+  (text as string & { isWellFormed(): boolean }).isWellFormed();
 
 /** The options every Redis store takes, as given. */
 export interface RedisOptions {
@@ -52,6 +73,13 @@ export function checkRedisOptions(
       "keyPrefix must be a non-empty string (clear() deletes the store's keys under it)",
     );
   }
+  if (!isWellFormed(keyPrefix)) {
+    // Redis gets UTF-8, which turns a lone surrogate into U+FFFD: two prefixes would share keys.
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      'keyPrefix must be well-formed Unicode (it has a lone surrogate, which Redis cannot keep apart)',
+    );
+  }
   if (typeof ttl !== 'number' || !Number.isFinite(ttl) || ttl < 0) {
     throw new ToolSearchError(
       'INVALID_OPTIONS',
@@ -62,6 +90,13 @@ export function checkRedisOptions(
     throw new ToolSearchError(
       'INVALID_OPTIONS',
       `commandTimeoutMs must be a finite number of milliseconds > 0, got ${commandTimeoutMs}`,
+    );
+  }
+  if (commandTimeoutMs > MAX_COMMAND_TIMEOUT_MS) {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      `commandTimeoutMs must be at most ${MAX_COMMAND_TIMEOUT_MS} ms (2^31 - 1, about 24.8 days: ` +
+        `the longest timer Node can set), got ${commandTimeoutMs}`,
     );
   }
   return { client, keyPrefix, ttl, commandTimeoutMs };
@@ -103,19 +138,22 @@ export interface RedisCommands {
    */
   call<T>(operation: string, work: (signal: AbortSignal) => Promise<T>): Promise<T>;
   /** Sends one command (inside `call`, with its signal). */
-  send(args: readonly string[], signal: AbortSignal): Promise<unknown>;
+  send(args: readonly (string | Buffer)[], signal: AbortSignal): Promise<unknown>;
   /** Runs a Lua script by its SHA-1, sending its source once when the server does not have it. */
   evaluate(
     script: LuaScript,
-    keys: readonly string[],
+    keys: readonly (string | Buffer)[],
     args: readonly string[],
     signal: AbortSignal,
   ): Promise<unknown>;
-  /** Walks the keys matching `match` of one `type`, one SCAN page per round trip (never KEYS). */
+  /**
+   * Walks the keys matching `match` of one `type`, one SCAN page per round trip (never KEYS).
+   * The keys come as Buffers, byte for byte, so a key that is not UTF-8 can be sent back as is.
+   */
   scan(
     operation: string,
     filter: { readonly match: string; readonly type: string },
-    page: (keys: readonly string[], signal: AbortSignal) => Promise<void>,
+    page: (keys: readonly (string | Buffer)[], signal: AbortSignal) => Promise<void>,
   ): Promise<void>;
   /** Throws `DISPOSED` once `dispose()` was called. */
   throwIfDisposed(operation: string): void;
@@ -176,12 +214,12 @@ export function createRedisCommands(options: RedisCommandsOptions): RedisCommand
     }
   }
 
-  const send = (args: readonly string[], signal: AbortSignal) =>
+  const send = (args: readonly (string | Buffer)[], signal: AbortSignal) =>
     client.sendCommand(args, { abortSignal: signal });
 
   async function evaluate(
     script: LuaScript,
-    keys: readonly string[],
+    keys: readonly (string | Buffer)[],
     args: readonly string[],
     signal: AbortSignal,
   ) {
@@ -198,14 +236,16 @@ export function createRedisCommands(options: RedisCommandsOptions): RedisCommand
   async function scan(
     operation: string,
     filter: { readonly match: string; readonly type: string },
-    page: (keys: readonly string[], signal: AbortSignal) => Promise<void>,
+    page: (keys: readonly (string | Buffer)[], signal: AbortSignal) => Promise<void>,
   ) {
     let cursor = '0';
     do {
       cursor = await call(operation, async (signal) => {
-        const reply = await send(
+        // Keys as Buffers: decoded as UTF-8 strings, a key that is not UTF-8 would come back
+        // with U+FFFD in it, and UNLINK or PTTL would then name another key.
+        const reply = await client.sendCommand(
           ['SCAN', cursor, 'MATCH', filter.match, 'COUNT', SCAN_COUNT, 'TYPE', filter.type],
-          signal,
+          { abortSignal: signal, typeMapping: BLOB_STRINGS_AS_BUFFERS },
         );
         if (!Array.isArray(reply) || reply.length !== 2 || !Array.isArray(reply[1])) {
           throw new ToolSearchError(
@@ -213,7 +253,7 @@ export function createRedisCommands(options: RedisCommandsOptions): RedisCommand
             `Redis gave an unexpected reply to SCAN (${operation})`,
           );
         }
-        const keys = (reply[1] as unknown[]).map(toText);
+        const keys = (reply[1] as unknown[]).map((key) => (Buffer.isBuffer(key) ? key : toText(key)));
         if (keys.length > 0) await page(keys, signal);
         return toText(reply[0]);
       });

@@ -159,6 +159,44 @@ describe('createRedisStore: load state', () => {
     expect((await store.stats()).threadCount).toBe(5);
   });
 
+  it('keeps thread ids that are not well-formed Unicode apart (lone surrogates), and well-formed ids where they were', async () => {
+    const keyPrefix = freshPrefix();
+    const store = createRedisStore({ client, keyPrefix, ttl: 60_000 });
+    // UTF-8 turns each lone surrogate into U+FFFD: these three ids would share one key.
+    await store.add('\ud800', ['x']);
+    await store.add('a\udc00b', ['y']);
+    expect(await store.get('\ud800')).toEqual(['x']);
+    expect(await store.get('\udc00')).toEqual([]);
+    expect(await store.get('\ufffd')).toEqual([]);
+    expect(await store.get('a\ud800b')).toEqual([]);
+    expect(await store.get('a\udc00b')).toEqual(['y']);
+    await store.add('\ufffd', ['z']);
+    expect(await store.get('\ud800')).toEqual(['x']);
+    // A well-formed id keeps its key (existing data stays readable).
+    expect(await admin.zRange(`${keyPrefix}\ufffd`, 0, -1)).toEqual(['z']);
+    expect(await admin.pTTL(`${keyPrefix}\ufffd`)).toBeGreaterThan(59_000);
+    // stats() and clear() reach the keys of ill-formed ids too (SCAN answers them byte for byte).
+    expect((await store.stats()).threadCount).toBe(3);
+    await store.remove('\ud800', ['x']);
+    expect((await store.stats()).threadCount).toBe(2);
+    await store.add('\ud800', ['x']);
+    await store.delete('a\udc00b');
+    expect(await store.get('a\udc00b')).toEqual([]);
+    await store.clear();
+    expect((await store.stats()).threadCount).toBe(0);
+    expect(await store.get('\ud800')).toEqual([]);
+  });
+
+  it('refuses a name that is not well-formed Unicode, rather than merge it with another', async () => {
+    const store = createRedisStore({ client, keyPrefix: freshPrefix() });
+    await store.add('t', ['a']);
+    const error = await expectCode(store.add('t', ['b', 'a\ud800', 'a\udc00']), 'INVALID_INPUT');
+    expect(error.message).toMatch(/well-formed/);
+    await expectCode(store.remove('t', ['a\udc00']), 'INVALID_INPUT');
+    expect(await store.get('t')).toEqual(['a']); // nothing written
+    expect(await store.add('t', ['a\ufffd', '🧰'])).toEqual(['a', 'a\ufffd', '🧰']);
+  });
+
   it('ignores names that are not strings, and refuses names that are not a list', async () => {
     const store = createRedisStore({ client, keyPrefix: freshPrefix() });
     expect(await store.add('t', ['a', 1, null, 'b'] as unknown as string[])).toEqual(['a', 'b']);

@@ -9,6 +9,7 @@ import {
   checkRedisOptions,
   createRedisCommands,
   escapeGlob,
+  isWellFormed,
   luaScript,
   type RedisStoreClient,
   toText,
@@ -48,6 +49,8 @@ export interface RedisStore extends LoadStateStore {
 
 export const DEFAULT_KEY_PREFIX = 'tool-search:';
 export const DEFAULT_TTL = 3_600_000;
+/** Follows the key prefix in the key of a thread id that is not well-formed Unicode. */
+const ILL_FORMED_MARKER = Buffer.from([0xff]);
 
 // One key per thread: a sorted set whose scores are the load order (1, 2, 3, ...). Each script
 // is one round trip, atomic on the server, and refreshes the key's expiry when ARGV[1] > 0.
@@ -113,11 +116,32 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   });
   const ttlArgument = String(Math.ceil(ttl));
   const threads = { match: `${escapeGlob(keyPrefix)}*`, type: 'zset' };
-  const keyOf = (threadId: string) => keyPrefix + String(threadId);
+  const prefixBytes = Buffer.from(keyPrefix, 'utf8');
+  /**
+   * `keyPrefix + threadId`, as Redis has always had it, for a well-formed thread id. One with a
+   * lone surrogate would lose it to UTF-8 (U+FFFD in its place, so '\ud800', '\udc00' and
+   * '\ufffd' would share a thread): it gets the prefix, the byte 0xFF and its UTF-16 code units
+   * instead. No UTF-8 holds 0xFF, so no well-formed thread id's key is one of these.
+   */
+  const keyOf = (threadId: string): string | Buffer => {
+    const id = String(threadId);
+    if (isWellFormed(id)) return keyPrefix + id;
+    return Buffer.concat([prefixBytes, ILL_FORMED_MARKER, Buffer.from(id, 'utf16le')]);
+  };
 
   const names = (list: readonly string[]) => {
     if (!Array.isArray(list)) throw new ToolSearchError('INVALID_INPUT', 'names must be an array of strings');
-    return list.filter((name): name is string => typeof name === 'string');
+    const strings = list.filter((name): name is string => typeof name === 'string');
+    // Redis keeps a name as UTF-8, where 'a\ud800' and 'a\udc00' are both 'a\ufffd': refuse it
+    // rather than merge two names (the core does not take such a name as a tool name either).
+    const index = strings.findIndex((name) => !isWellFormed(name));
+    if (index !== -1) {
+      throw new ToolSearchError(
+        'INVALID_INPUT',
+        `names must be well-formed Unicode: ${JSON.stringify(strings[index])} has a lone surrogate`,
+      );
+    }
+    return strings;
   };
 
   return {

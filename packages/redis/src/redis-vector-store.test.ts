@@ -91,6 +91,30 @@ describe('createRedisVectorStore: keys and values', () => {
     ]);
   });
 
+  it('keeps texts and namespaces that are not well-formed Unicode apart (lone surrogates)', async () => {
+    const keyPrefix = freshPrefix();
+    const store = createRedisVectorStore({ client, keyPrefix });
+    // UTF-8 turns each lone surrogate into U+FFFD: these would all be one key.
+    await store.set('m', [{ text: 'q\ud800', vector: Float32Array.from([1, 2]) }]);
+    await store.set('m\ud800', [{ text: 'q', vector: Float32Array.from([3]) }]);
+    expect(asArrays(await store.get('m', ['q\ud800', 'q\udc00', 'q\ufffd', 'q']))).toEqual([
+      [1, 2],
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(asArrays(await store.get('m\ud800', ['q']))).toEqual([[3]]);
+    expect(asArrays(await store.get('m\udc00', ['q']))).toEqual([undefined]);
+    expect(asArrays(await store.get('m\ufffd', ['q']))).toEqual([undefined]);
+    // Two keys of the usual form (so clear() finds them); a well-formed text keeps its key.
+    expect(await keysUnder(keyPrefix)).toHaveLength(2);
+    await store.set('m', [{ text: 'q\ufffd', vector: Float32Array.from([4]) }]);
+    expect(await admin.get(expectedKey(keyPrefix, 'm', 'q\ufffd'))).toBe(expectedValue([4]));
+    expect(asArrays(await store.get('m', ['q\ud800', 'q\ufffd']))).toEqual([[1, 2], [4]]);
+    await store.clear();
+    expect(await keysUnder(keyPrefix)).toEqual([]);
+  });
+
   it('answers Float32Arrays, a fresh one for each position, a text asked twice included', async () => {
     const store = createRedisVectorStore({ client, keyPrefix: freshPrefix() });
     await store.set('m', [{ text: 't', vector: Float32Array.from([1, 2]) }]);
@@ -280,7 +304,7 @@ describe('createRedisVectorStore: round trips', () => {
   });
 
   it('sends each distinct text once, however often it is asked', async () => {
-    const sent: string[][] = [];
+    const sent: (string | Buffer)[][] = [];
     const store = createRedisVectorStore({
       client: {
         get isOpen() {
@@ -408,7 +432,7 @@ describe('createRedisVectorStore behind createStoredEmbedder and the hybrid rank
   ];
   /** An embedding API stand-in: a vector per text, and a record of what it was sent. */
   const api = () => {
-    const sent: string[][] = [];
+    const sent: (string | Buffer)[][] = [];
     const embedder: Embedder = {
       id: 'api:model-1',
       async embed(texts) {

@@ -4,6 +4,7 @@ import {
   checkRedisOptions,
   createRedisCommands,
   escapeGlob,
+  isWellFormed,
   luaScript,
   type RedisStoreClient,
 } from './redis-commands';
@@ -34,6 +35,8 @@ export interface RedisVectorStore extends VectorStore {
 
 export const DEFAULT_VECTOR_KEY_PREFIX = 'tool-search-vectors:';
 export const DEFAULT_VECTOR_TTL = 30 * 24 * 3_600_000;
+/** Starts what is hashed for a namespace or text that is not well-formed Unicode (never in UTF-8). */
+const ILL_FORMED_MARKER = Buffer.from([0xff]);
 /** Keys per script: a larger batch is sent as several scripts, pipelined in one round trip. */
 const CHUNK_SIZE = 1_000;
 
@@ -150,9 +153,25 @@ export function createRedisVectorStore(options: RedisVectorStoreOptions): RedisV
   const ttlArgument = String(Math.ceil(ttl));
   // Exactly this store's keys: the prefix and 64 hex digits, string-typed.
   const vectorKeys = { match: `${escapeGlob(keyPrefix)}${'[0-9a-f]'.repeat(64)}`, type: 'string' };
-  /** Unambiguous whatever the namespace and text contain: the namespace's length goes first. */
-  const keyOf = (namespace: string, text: string) =>
-    keyPrefix + createHash('sha256').update(`${namespace.length}:${namespace}`).update(text).digest('hex');
+  /**
+   * Unambiguous whatever the namespace and text contain: the namespace's length goes first. Both
+   * well-formed: the hash of their UTF-8, as it always was. Otherwise UTF-8 would turn a lone
+   * surrogate into U+FFFD (so 'q\ud800' and 'q\udc00' would share a vector): the hash is of the
+   * byte 0xFF, which no UTF-8 holds, then their UTF-16 code units.
+   */
+  const keyOf = (namespace: string, text: string) => {
+    const hash = createHash('sha256');
+    if (isWellFormed(namespace) && isWellFormed(text)) {
+      hash.update(`${namespace.length}:${namespace}`).update(text);
+    } else {
+      hash
+        .update(ILL_FORMED_MARKER)
+        .update(`${namespace.length}:`)
+        .update(Buffer.from(namespace, 'utf16le'))
+        .update(Buffer.from(text, 'utf16le'));
+    }
+    return keyPrefix + hash.digest('hex');
+  };
 
   return {
     async get(namespace, texts) {
