@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { catalogOrderRanker, entry } from './__fixtures__/engine-fixtures';
-import { buildCatalog, createRequestCatalogCache, type RejectedToolReason } from './catalog';
+import { buildCatalog, createRequestCatalogCache, isValidToolName, type RejectedToolReason } from './catalog';
 import type { CatalogEntry } from './types';
 
 describe('buildCatalog', () => {
@@ -59,6 +59,65 @@ describe('buildCatalog', () => {
       ['b', 'alias-conflict'],
     ]);
   });
+
+  it('refuses a description that is not a string, and aliases that are not an array (INVALID_OPTIONS)', () => {
+    const bad = [
+      { descriptor: { name: 'getWeather', description: 5 }, tool: {} },
+      { descriptor: { name: 'getWeather', description: { text: 'weather' } }, tool: {} },
+      { descriptor: { name: 'getWeather' }, tool: {}, aliases: 5 },
+      { descriptor: { name: 'getWeather' }, tool: {}, aliases: 'wx' },
+    ] as unknown as CatalogEntry<unknown>[];
+    for (const tool of bad) {
+      expect(() => buildCatalog([tool], { mode: 'strict', rankerFactory: catalogOrderRanker })).toThrow(
+        expect.objectContaining({ code: 'INVALID_OPTIONS' }),
+      );
+    }
+    // No description (undefined or null) is fine.
+    const fine = [
+      { descriptor: { name: 'a' }, tool: {} },
+      { descriptor: { name: 'b', description: null }, tool: {}, aliases: null },
+    ] as unknown as CatalogEntry<unknown>[];
+    expect(buildCatalog(fine, { mode: 'strict', rankerFactory: catalogOrderRanker }).size).toBe(2);
+  });
+
+  it("in 'lenient' mode, leaves out a tool with a bad description or aliases (a string is not read letter by letter)", () => {
+    const rejected: [string, RejectedToolReason][] = [];
+    const catalog = buildCatalog(
+      [
+        { descriptor: { name: 'getWeather', description: 5 }, tool: {} },
+        { descriptor: { name: 'sendEmail' }, tool: {}, aliases: 'wx' },
+        { descriptor: { name: 'getWeather', description: 'The weather' }, tool: {} },
+      ] as unknown as CatalogEntry<unknown>[],
+      {
+        mode: 'lenient',
+        rankerFactory: catalogOrderRanker,
+        onReject: (name, reason) => rejected.push([name, reason]),
+      },
+    );
+    expect([...catalog.names()]).toEqual(['getWeather']);
+    expect(catalog.byName('getWeather')?.descriptor.description).toBe('The weather');
+    expect(catalog.byAlias('w')).toBeUndefined();
+    expect(rejected).toEqual([
+      ['getWeather', 'invalid-entry'],
+      ['sendEmail', 'invalid-entry'],
+    ]);
+  });
+
+  it('refuses names that are not well-formed Unicode (a lone surrogate cannot round-trip through UTF-8)', () => {
+    expect(isValidToolName('tool\ud800')).toBe(false);
+    expect(isValidToolName('\udc00tool')).toBe(false);
+    expect(isValidToolName('tool\udc00\ud800')).toBe(false);
+    expect(isValidToolName('weather😀')).toBe(true);
+    expect(() =>
+      buildCatalog([entry('tool\ud800')], { mode: 'strict', rankerFactory: catalogOrderRanker }),
+    ).toThrow(expect.objectContaining({ code: 'INVALID_TOOL_NAME' }));
+    expect(() =>
+      buildCatalog([entry('tool', { aliases: ['alias\ud800'] })], {
+        mode: 'strict',
+        rankerFactory: catalogOrderRanker,
+      }),
+    ).toThrow(expect.objectContaining({ code: 'INVALID_TOOL_NAME' }));
+  });
 });
 
 describe('createRequestCatalogCache', () => {
@@ -86,5 +145,17 @@ describe('createRequestCatalogCache', () => {
     expect(cached([tools[0]!, { ...tools[1]!, aliases: ['x'] }])).not.toBe(catalog);
     expect(cached([tools[0]!])).not.toBe(catalog);
     expect(build).toHaveBeenCalledTimes(5);
+  });
+
+  it('compares aliases that are not an array without throwing, and only by identity', () => {
+    build.mockClear();
+    const cached = createRequestCatalogCache(build);
+    const tool = { descriptor: { name: 'b' }, tool: {} };
+    const odd = [{ ...tool, aliases: 5 }] as unknown as CatalogEntry<unknown>[];
+    const catalog = cached(odd);
+    expect(catalog.size).toBe(0);
+    expect(cached(odd.map((item) => ({ ...item })))).toBe(catalog);
+    expect(cached([tool] as CatalogEntry<unknown>[]).size).toBe(1);
+    expect(build).toHaveBeenCalledTimes(2);
   });
 });

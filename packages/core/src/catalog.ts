@@ -3,7 +3,12 @@ import { createNameSuggester, MAX_TOOL_NAME_LENGTH, META_TOOL_NAMES, type NameSu
 import type { CatalogEntry, Ranker, RankerFactory, ToolDescriptor } from './types';
 
 /** Why a request tool (or one of its aliases) was left out of the request's catalog. */
-export type RejectedToolReason = 'invalid-name' | 'reserved-name' | 'duplicate-name' | 'alias-conflict';
+export type RejectedToolReason =
+  | 'invalid-name'
+  | 'reserved-name'
+  | 'duplicate-name'
+  | 'alias-conflict'
+  | 'invalid-entry';
 
 export interface Catalog<TTool = unknown> {
   readonly entries: readonly CatalogEntry<TTool>[];
@@ -38,13 +43,43 @@ function describeName(name: unknown): string {
     : String(name);
 }
 
+/** A lone surrogate: half of a UTF-16 pair without the other half (not well-formed Unicode). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * A non-empty string of at most 256 characters, well-formed Unicode: a lone surrogate could not
+ * come back unchanged from a store that keeps UTF-8 (Redis turns it into U+FFFD).
+ */
 export function isValidToolName(name: unknown): name is string {
-  return typeof name === 'string' && name.trim().length > 0 && name.length <= MAX_TOOL_NAME_LENGTH;
+  return (
+    typeof name === 'string' &&
+    name.trim().length > 0 &&
+    name.length <= MAX_TOOL_NAME_LENGTH &&
+    !LONE_SURROGATE.test(name)
+  );
+}
+
+/**
+ * What is wrong with an entry whose name is valid: a description that is not a string, or
+ * aliases that are not an array (a string would be read letter by letter); undefined when
+ * nothing is.
+ */
+function entryProblem(entry: CatalogEntry<unknown>): string | undefined {
+  const { name, description } = entry.descriptor;
+  if (description !== undefined && description !== null && typeof description !== 'string') {
+    return `Tool "${name}" has a description that is not a string (${Array.isArray(description) ? 'an array' : typeof description}).`;
+  }
+  const { aliases } = entry;
+  if (aliases !== undefined && aliases !== null && !Array.isArray(aliases)) {
+    return `Tool "${name}" has aliases that are not an array of names (${typeof aliases}).`;
+  }
+  return undefined;
 }
 
 /**
  * Checks the names of a catalog and indexes them. The rules:
- * - a name must be a non-empty string of at most 256 characters (INVALID_TOOL_NAME);
+ * - a name must be a non-empty string of at most 256 characters, well-formed Unicode (INVALID_TOOL_NAME);
+ * - a description must be a string when given, aliases an array (INVALID_OPTIONS);
  * - a tool or alias may not be named like a meta-tool (RESERVED_TOOL_NAME);
  * - two tools may not share a name (DUPLICATE_TOOL_NAME);
  * - an alias may not be another tool's name or another tool's alias (TOOL_ID_MISMATCH);
@@ -81,7 +116,7 @@ export function buildCatalog<TTool>(
         String(name),
         'invalid-name',
         'INVALID_TOOL_NAME',
-        `Tool name ${describeName(name)} is not a non-empty string of at most ${MAX_TOOL_NAME_LENGTH} characters.`,
+        `Tool name ${describeName(name)} is not a non-empty string of at most ${MAX_TOOL_NAME_LENGTH} characters of well-formed Unicode.`,
       );
       continue;
     }
@@ -92,6 +127,11 @@ export function buildCatalog<TTool>(
         'RESERVED_TOOL_NAME',
         `A tool may not be named "${name}": the name belongs to a tool-search meta-tool.`,
       );
+      continue;
+    }
+    const problem = entryProblem(entry);
+    if (problem !== undefined) {
+      reject(name, 'invalid-entry', 'INVALID_OPTIONS', problem);
       continue;
     }
     if (byName.has(name)) {
@@ -213,8 +253,11 @@ export function createRequestCatalogCache<TTool>(
       const y = b[index];
       if (x === y) continue;
       if (!x || !y || x.tool !== y.tool || x.descriptor?.name !== y.descriptor?.name) return false;
-      const xa = x.aliases ?? [];
-      const ya = y.aliases ?? [];
+      const xa: unknown = x.aliases ?? [];
+      const ya: unknown = y.aliases ?? [];
+      if (xa === ya) continue;
+      // Aliases that are not an array (the tool is left out) are the same only when identical.
+      if (!Array.isArray(xa) || !Array.isArray(ya)) return false;
       if (xa.length !== ya.length || xa.some((alias, position) => alias !== ya[position])) return false;
     }
     return true;

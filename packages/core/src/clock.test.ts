@@ -1,5 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createFakeClock, settleWithin, systemClock } from './clock';
+import {
+  clockOption,
+  createFakeClock,
+  MAX_TIMER_DELAY_MS,
+  settleWithin,
+  systemClock,
+  timeoutOption,
+} from './clock';
+import { ToolSearchError } from './errors';
 
 describe('createFakeClock', () => {
   it('starts where told and moves only on advance', () => {
@@ -61,6 +69,56 @@ describe('systemClock', () => {
     spy.mockRestore();
     clear.mockRestore();
   });
+
+  it('starts no timer for an interval longer than a timer can wait (Node would fire it after 1 ms)', () => {
+    const spy = vi.spyOn(globalThis, 'setInterval');
+    const callback = vi.fn();
+    try {
+      const cancel = systemClock.setInterval(callback, 2 ** 31);
+      expect(spy).not.toHaveBeenCalled();
+      cancel();
+    } finally {
+      spy.mockRestore();
+    }
+    expect(callback).not.toHaveBeenCalled();
+  });
+});
+
+describe('timeoutOption', () => {
+  it('takes a number > 0; above the largest timer delay (Infinity among them) it means no bound', () => {
+    expect(timeoutOption(undefined, 'storeTimeoutMs', 2_000)).toBe(2_000);
+    expect(timeoutOption(1, 'storeTimeoutMs', 2_000)).toBe(1);
+    expect(timeoutOption(MAX_TIMER_DELAY_MS, 'storeTimeoutMs', 2_000)).toBe(MAX_TIMER_DELAY_MS);
+    for (const unbounded of [MAX_TIMER_DELAY_MS + 1, 3e9, Number.MAX_VALUE, Number.POSITIVE_INFINITY]) {
+      expect(timeoutOption(unbounded, 'storeTimeoutMs', 2_000)).toBe(Number.POSITIVE_INFINITY);
+    }
+    for (const bad of [0, -1, Number.NaN, '100', null]) {
+      expect(() => timeoutOption(bad, 'storeTimeoutMs', 2_000)).toThrow(
+        expect.objectContaining({
+          code: 'INVALID_OPTIONS',
+          message: expect.stringContaining('storeTimeoutMs'),
+        }),
+      );
+    }
+  });
+});
+
+describe('clockOption', () => {
+  it('takes a clock, or the system clock when none is given; anything else is INVALID_OPTIONS', () => {
+    const fake = createFakeClock();
+    expect(clockOption(fake, 'test')).toBe(fake);
+    expect(clockOption(undefined, 'test')).toBe(systemClock);
+    expect(clockOption(null, 'test')).toBe(systemClock);
+    for (const bad of ['x', 5, {}, { now: () => 0 }, { now: 0, setInterval: () => () => {} }]) {
+      let error: unknown;
+      try {
+        clockOption(bad, 'test');
+      } catch (caught) {
+        error = caught;
+      }
+      expect(ToolSearchError.isInstance(error) && error.code).toBe('INVALID_OPTIONS');
+    }
+  });
 });
 
 describe('settleWithin', () => {
@@ -116,5 +174,17 @@ describe('settleWithin', () => {
     expect(clock.pendingTimers()).toBe(0);
     answer.resolve('answer');
     expect(await settled).toBe('answer');
+  });
+
+  it('starts no timer for a wait longer than a timer can wait: it is unbounded too', async () => {
+    const clock = createFakeClock(0);
+    const answer = late();
+    const onTimeout = vi.fn(() => 'timed out');
+    const settled = settleWithin(answer.promise, 2 ** 31, clock, onTimeout);
+    expect(clock.pendingTimers()).toBe(0);
+    clock.advance(2 ** 32);
+    answer.resolve('answer');
+    expect(await settled).toBe('answer');
+    expect(onTimeout).not.toHaveBeenCalled();
   });
 });

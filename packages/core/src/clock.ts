@@ -2,12 +2,37 @@ import { ToolSearchError, type ToolSearchErrorCode } from './errors';
 import type { Clock } from './types';
 
 /**
+ * The longest delay a timer can wait: 2^31 − 1 ms (about 24.8 days). Node and browsers fire
+ * a longer one after 1 ms instead, so every timeout option of ours takes a value above it
+ * (and `Infinity`) to mean no bound: no timer is started.
+ */
+export const MAX_TIMER_DELAY_MS = 2_147_483_647;
+
+/**
+ * A timeout option in milliseconds: a number > 0, or `fallback` when not given. A value above
+ * {@link MAX_TIMER_DELAY_MS}, `Infinity` among them, means no bound; anything else (0, a
+ * negative number, `NaN`, a string) throws `INVALID_OPTIONS` naming the option.
+ */
+export function timeoutOption(value: unknown, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !(value > 0)) {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      `${name} must be a number of milliseconds > 0 (Infinity, or any value above ${MAX_TIMER_DELAY_MS}, for no bound), got ${String(value)}`,
+    );
+  }
+  return value > MAX_TIMER_DELAY_MS ? Number.POSITIVE_INFINITY : value;
+}
+
+/**
  * The real clock. Its timers are `unref()`'d, so a pending sweep never keeps
- * the process alive.
+ * the process alive. An interval longer than {@link MAX_TIMER_DELAY_MS} is never started
+ * (a timer would fire it after 1 ms).
  */
 export const systemClock: Clock = {
   now: () => Date.now(),
   setInterval(callback, ms) {
+    if (ms > MAX_TIMER_DELAY_MS) return () => {};
     const timer = setInterval(callback, ms);
     timer.unref?.();
     return () => clearInterval(timer);
@@ -15,9 +40,30 @@ export const systemClock: Clock = {
 };
 
 /**
+ * `value` when it is a clock (an object with `now` and `setInterval` methods), the system clock
+ * when it is not given (`undefined` or `null`); anything else throws `INVALID_OPTIONS` naming `takenBy`.
+ */
+export function clockOption(value: unknown, takenBy: string): Clock {
+  if (value === undefined || value === null) return systemClock;
+  const clock = value as Partial<Clock>;
+  if (
+    typeof clock !== 'object' ||
+    typeof clock.now !== 'function' ||
+    typeof clock.setInterval !== 'function'
+  ) {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      `${takenBy}: clock must be an object with now() and setInterval(callback, ms) methods (systemClock, createFakeClock()), got ${typeof value === 'object' ? 'an object without them' : typeof value}`,
+    );
+  }
+  return clock as Clock;
+}
+
+/**
  * Settles as `pending` does or, when `ms` pass on `clock` first, with what `onTimeout` returns
- * (rejects if it throws). The timer is cancelled as soon as either happens; with `ms` Infinity
- * none is started. `pending` is not cancelled: it runs on, unobserved.
+ * (rejects if it throws). The timer is cancelled as soon as either happens; with `ms` above
+ * {@link MAX_TIMER_DELAY_MS} (`Infinity` among them) there is no bound and none is started.
+ * `pending` is not cancelled: it runs on, unobserved.
  */
 export function settleWithin<T, F>(
   pending: PromiseLike<T>,
@@ -25,7 +71,7 @@ export function settleWithin<T, F>(
   clock: Clock,
   onTimeout: () => F,
 ): Promise<T | F> {
-  if (ms === Number.POSITIVE_INFINITY) return Promise.resolve(pending);
+  if (ms > MAX_TIMER_DELAY_MS) return Promise.resolve(pending);
   return new Promise<T | F>((resolve, reject) => {
     let settled = false;
     const cancel = clock.setInterval(() => {

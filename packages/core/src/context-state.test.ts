@@ -164,6 +164,14 @@ describe('receipts', () => {
     }
   });
 
+  it('need a non-empty string secret (INVALID_OPTIONS), as the engine’s signingSecret does', () => {
+    for (const secret of ['', 5, undefined, null, {}]) {
+      expect(() => createReceiptSigner(secret as never)).toThrow(
+        expect.objectContaining({ code: 'INVALID_OPTIONS' }),
+      );
+    }
+  });
+
   it('sign exactly the names the result reports as loaded', () => {
     expect(
       activatedNames('load_tool', { success: true, toolName: 'c', loaded: ['a'], alreadyLoaded: ['b'] }),

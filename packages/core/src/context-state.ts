@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { ToolSearchError } from './errors';
 import { createLoadedToolsReplay, type LoadedToolsReplay } from './loaded-tools-cap';
 import { LOAD_TOOL_NAME, parseLoadToolInput, SEARCH_TOOLS_NAME } from './meta-tools';
 import type { ConversationRecord } from './types';
@@ -32,7 +33,11 @@ export interface ReceiptSigner {
   verify(threadId: string, metaToolName: string, names: readonly string[], receipt: unknown): boolean;
 }
 
+/** Signs and verifies receipts with `secret`: a non-empty string, else `INVALID_OPTIONS` (as the engine's `signingSecret`). */
 export function createReceiptSigner(secret: string): ReceiptSigner {
+  if (typeof secret !== 'string' || secret.length === 0) {
+    throw new ToolSearchError('INVALID_OPTIONS', 'createReceiptSigner needs a non-empty string secret.');
+  }
   const mac = (threadId: string, metaToolName: string, names: readonly string[]) =>
     createHmac('sha256', secret)
       .update(JSON.stringify(['tool-search/receipt/v1', threadId, metaToolName, [...new Set(names)].sort()]))

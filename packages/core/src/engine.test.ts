@@ -653,6 +653,51 @@ describe('tool names', () => {
     expectCode(() => createToolSearchEngine(undefined as never), 'INVALID_OPTIONS');
   });
 
+  it('rejects a clock, ranker or filter that is not one, and a bad catalog entry, with INVALID_OPTIONS at creation', () => {
+    const catalog = sampleCatalog();
+    for (const options of [
+      { clock: 'x' as never },
+      { clock: {} as never },
+      { clock: { now: () => 0 } as never },
+      { ranker: 'keyword' as never },
+      { filter: 'admin-only' as never },
+      { filter: { allow: true } as never },
+    ]) {
+      expectCode(() => createToolSearchEngine({ catalog, ...options }), 'INVALID_OPTIONS');
+    }
+    for (const bad of [
+      { descriptor: { name: 'getWeather', description: 5 }, tool: {} },
+      { descriptor: { name: 'getWeather' }, tool: {}, aliases: 5 },
+      { descriptor: { name: 'getWeather' }, tool: {}, aliases: 'wx' },
+    ]) {
+      expectCode(() => createToolSearchEngine({ catalog: [bad as never] }), 'INVALID_OPTIONS');
+    }
+    expectCode(() => createToolSearchEngine({ catalog: [entry('tool\ud800')] }), 'INVALID_TOOL_NAME');
+  });
+
+  it('leaves out a request tool with a description that is not a string or aliases that are not an array, with an event', async () => {
+    const { engine, eventsOf } = harness();
+    const request = engine.startRequest({
+      requestTools: [
+        { descriptor: { name: 'mcp_weather', description: 5 }, tool: {} },
+        { descriptor: { name: 'mcp_mail', description: 'Send mail' }, tool: {}, aliases: 'wx' },
+        { descriptor: { name: 'mcp_files', description: 'Read files' }, tool: {}, aliases: 7 },
+        entry('mcp_ok'),
+      ] as never,
+    });
+    const found = await request.searchTools({ query: 'mcp_weather mcp_mail mcp_files mcp_ok' });
+    expect(found.results.map((result) => result.name)).not.toContain('mcp_weather');
+    expect(await request.loadTool({ toolName: 'w' })).toMatchObject({ success: false });
+    expect(await request.loadTool({ toolName: 'mcp_mail' })).toMatchObject({ success: false });
+    expect(await request.catalogInstructions()).not.toContain('mcp_weather');
+    expect(eventsOf('tool-rejected').map((event) => [event.toolName, event.reason])).toEqual([
+      ['mcp_weather', 'invalid-entry'],
+      ['mcp_mail', 'invalid-entry'],
+      ['mcp_files', 'invalid-entry'],
+    ]);
+    expect(await request.loadTool({ toolName: 'mcp_ok' })).toMatchObject({ success: true });
+  });
+
   it('rejects request options that are not an object, or lists that are not arrays, with INVALID_OPTIONS', async () => {
     const { engine } = harness();
     for (const options of [
@@ -1056,6 +1101,49 @@ describe('load-state store failures', () => {
     expect(clock.pendingTimers()).toBe(0);
   });
 
+  it('bounds nothing when a timeout is above the largest timer delay (2^31 ms): no timer, no timeout', async () => {
+    const held = createDeferred<void>();
+    const inner = asyncStore();
+    const slowStore: LoadStateStore = {
+      ...inner,
+      get: async (threadId) => {
+        await held.promise;
+        return inner.get(threadId);
+      },
+    };
+    const slowRanker: RankerFactory = (tools) => ({
+      search: async (query, options) => {
+        await held.promise;
+        return catalogOrderRanker(tools).search(query, options);
+      },
+    });
+    const { engine, clock, eventsOf } = harness({
+      storage: slowStore,
+      ranker: slowRanker,
+      filter: async () => {
+        await held.promise;
+        return true;
+      },
+      storeTimeoutMs: 2 ** 31,
+      searchTimeoutMs: 3e9,
+      filterTimeoutMs: Number.MAX_VALUE,
+    });
+    const request = engine.startRequest({ threadId: 't' });
+    const plan = request.prepareStep();
+    const search = request.searchTools({ query: 'weather' });
+    const load = request.loadTool({ toolName: 'getWeather' });
+    await clock.advanceAsync(0);
+    expect(clock.pendingTimers()).toBe(0);
+    await clock.advanceAsync(2 ** 32);
+    held.resolve();
+    expect(await plan).toMatchObject({ degraded: false });
+    expect((await search).results.length).toBeGreaterThan(0);
+    expect(await load).toMatchObject({ success: true });
+    expect(eventsOf('store-error')).toEqual([]);
+    expect(eventsOf('search-error')).toEqual([]);
+    expect(eventsOf('filter-error')).toEqual([]);
+  });
+
   it('answers the model clearly when autoLoad cannot load', async () => {
     const { engine } = harness({ storage: brokenStore('reject'), search: { autoLoad: true } });
     const output = await engine.startRequest().searchTools({ query: 'weather' });
@@ -1354,6 +1442,29 @@ describe('aborting a meta-tool call (signal)', () => {
     await flush();
     expect(eventsOf('load')).toEqual([]);
     expect(await engine.getLoadedToolNames('gone')).toEqual([]);
+  });
+
+  it('rejects a signal that is not an AbortSignal with INVALID_INPUT, before any work', async () => {
+    const search = vi.fn(() => []);
+    const { engine } = harness({ ranker: () => ({ search }) });
+    const request = engine.startRequest();
+    for (const signal of ['x', 5, {}, { aborted: false }]) {
+      await expect(
+        request.searchTools({ query: 'weather' }, { signal: signal as never }),
+      ).rejects.toMatchObject({
+        code: 'INVALID_INPUT',
+      });
+      await expect(
+        request.loadTool({ toolName: 'getWeather' }, { signal: signal as never }),
+      ).rejects.toMatchObject({
+        code: 'INVALID_INPUT',
+      });
+    }
+    expect(search).not.toHaveBeenCalled();
+    expect(await engine.getLoadedToolNames()).toEqual([]);
+    expect((await request.searchTools({ query: 'weather' }, { signal: null as never })).results.length).toBe(
+      0,
+    );
   });
 
   it('does not start when the signal has already aborted; an unaborted call removes its listener', async () => {

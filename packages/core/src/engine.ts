@@ -1,6 +1,6 @@
 import { abortable } from './abortable';
 import { buildCatalog, type Catalog, createRequestCatalogCache, isValidToolName } from './catalog';
-import { failAfter, systemClock } from './clock';
+import { clockOption, failAfter, timeoutOption } from './clock';
 import {
   activatedNames,
   createReceiptSigner,
@@ -106,15 +106,6 @@ function positiveInteger(value: unknown, name: string, fallback: number | undefi
   return value;
 }
 
-/** A bound in milliseconds: a number > 0 (`Infinity` waits forever), or `fallback` when not given. */
-function timeoutOption(value: unknown, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !(value > 0)) {
-    throw new ToolSearchError('INVALID_OPTIONS', `${name} must be a number > 0, got ${String(value)}`);
-  }
-  return value;
-}
-
 type Lookup<TTool> = CatalogEntry<TTool> | undefined;
 
 /** The error a filter's answer that is not a boolean is reported with (the tool is refused). */
@@ -140,7 +131,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       'createToolSearchEngine needs an options object with a catalog.',
     );
   }
-  const clock = options.clock ?? systemClock;
+  const clock = clockOption(options.clock, 'createToolSearchEngine');
   const topK = positiveInteger(options.search?.topK, 'search.topK', DEFAULT_TOP_K)!;
   const minScore = options.search?.minScore ?? 0;
   if (typeof minScore !== 'number' || !(minScore >= 0 && minScore <= 1)) {
@@ -170,7 +161,19 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
   }
   // The catalog checks the names, so the default ranker need not check them again.
   const rankerFactory = options.ranker ?? keywordRankerOver;
-  const filter = options.filter;
+  if (typeof rankerFactory !== 'function') {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      `ranker must be a function (descriptors) => Ranker, such as createHybridRanker({ embedder }), got ${typeof rankerFactory}`,
+    );
+  }
+  const filter = options.filter ?? undefined;
+  if (filter !== undefined && typeof filter !== 'function') {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      `filter must be a function ({ toolName, tool, requestContext, phase }) => boolean, got ${typeof filter}`,
+    );
+  }
   const signer: ReceiptSigner | undefined = options.signingSecret
     ? createReceiptSigner(options.signingSecret)
     : undefined;
@@ -1242,7 +1245,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
 
 interface RejectedTool {
   readonly toolName: string;
-  readonly reason: 'invalid-name' | 'reserved-name' | 'duplicate-name' | 'alias-conflict';
+  readonly reason: 'invalid-name' | 'reserved-name' | 'duplicate-name' | 'alias-conflict' | 'invalid-entry';
   readonly message: string;
 }
 

@@ -1,5 +1,5 @@
 export type { RejectedToolReason } from './catalog';
-export { systemClock } from './clock';
+export { MAX_TIMER_DELAY_MS, systemClock } from './clock';
 export type { ReceiptSigner } from './context-state';
 export {
   activatedNames,

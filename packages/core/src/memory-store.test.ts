@@ -117,10 +117,30 @@ describe('createMemoryStore', () => {
         expect(ToolSearchError.isInstance(error) && error.code).toBe('INVALID_OPTIONS');
       }
     }
+    for (const clock of ['x', {}, { now: () => 0 }]) {
+      expect(() => createMemoryStore({ clock: clock as never })).toThrow(
+        expect.objectContaining({ code: 'INVALID_OPTIONS' }),
+      );
+    }
     expect(() => createMemoryStore(42 as never)).toThrow(/takes an options object, got number/);
     const store = createMemoryStore(null); // no options: the defaults
     expect(store.get('a')).toEqual([]);
     store.dispose();
+  });
+
+  it('rejects names that are not an array with INVALID_INPUT: a string is not split into letters', () => {
+    const store = createMemoryStore({ ttl: 0 });
+    store.add('t', ['a', 'b', 'c']);
+    for (const names of ['abc', 'ab', null, 5, { 0: 'a', length: 1 }]) {
+      expect(() => store.add('t', names as never)).toThrow(
+        expect.objectContaining({ code: 'INVALID_INPUT' }),
+      );
+      expect(() => store.remove('t', names as never)).toThrow(
+        expect.objectContaining({ code: 'INVALID_INPUT' }),
+      );
+    }
+    expect(store.get('t')).toEqual(['a', 'b', 'c']);
+    expect(store.stats().threadCount).toBe(1);
   });
 
   it('behaves like a list-of-sets model under any sequence of operations (property)', () => {

@@ -1,4 +1,4 @@
-import { systemClock } from './clock';
+import { clockOption } from './clock';
 import { optionsObject, ToolSearchError } from './errors';
 import { safeListener } from './listener';
 import type { Clock, LoadStateStore, StoreStats } from './types';
@@ -50,7 +50,7 @@ export function createMemoryStore(given?: MemoryStoreOptions | null): MemoryStor
   const options = optionsObject(given, 'createMemoryStore');
   const ttl = options.ttl ?? DEFAULT_TTL;
   const maxThreads = options.maxThreads ?? DEFAULT_MAX_THREADS;
-  const clock = options.clock ?? systemClock;
+  const clock = clockOption(options.clock, 'createMemoryStore');
   if (typeof ttl !== 'number' || !(ttl >= 0) || ttl === Number.POSITIVE_INFINITY) {
     throw new ToolSearchError(
       'INVALID_OPTIONS',
@@ -100,13 +100,24 @@ export function createMemoryStore(given?: MemoryStoreOptions | null): MemoryStor
   };
 
   const key = (threadId: string) => String(threadId);
+  /** The names given to add or remove: an array (a string would be read letter by letter). */
+  const nameList = (names: readonly string[], operation: string): readonly string[] => {
+    if (!Array.isArray(names)) {
+      throw new ToolSearchError(
+        'INVALID_INPUT',
+        `${operation} takes an array of tool names, got ${names === null ? 'null' : typeof names}`,
+      );
+    }
+    return names;
+  };
 
   return {
     get(threadId) {
       const state = touch(key(threadId));
       return state ? [...state.names] : [];
     },
-    add(threadId, names) {
+    add(threadId, given) {
+      const names = nameList(given, 'add');
       const id = key(threadId);
       let state = touch(id);
       if (!state && !names.some((name) => typeof name === 'string')) return [];
@@ -134,7 +145,8 @@ export function createMemoryStore(given?: MemoryStoreOptions | null): MemoryStor
       threads.delete(id);
       notify(id, state.names, 'cleared');
     },
-    remove(threadId, names) {
+    remove(threadId, given) {
+      const names = nameList(given, 'remove');
       const id = key(threadId);
       const state = touch(id);
       if (!state) return [];

@@ -85,6 +85,15 @@ describe('parseSearchToolsInput', () => {
     expect(parsed.ok && parsed.query.length).toBe(MAX_QUERY_LENGTH);
   });
 
+  it('cuts a huge query before a surrogate pair, never between its halves', () => {
+    const parsed = parseSearchToolsInput({ query: `a${'😀'.repeat(60_000)}` });
+    expect(parsed).toMatchObject({ ok: true, truncated: true });
+    const query = parsed.ok ? parsed.query : '';
+    expect(query.length).toBe(MAX_QUERY_LENGTH - 1);
+    expect(/[\uD800-\uDBFF]$/.test(query)).toBe(false);
+    expect(query.endsWith('😀')).toBe(true);
+  });
+
   it('does not read inherited properties', () => {
     const input = Object.create({ query: 'inherited' }) as object;
     expect(parseSearchToolsInput(input).ok).toBe(false);

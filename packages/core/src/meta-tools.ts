@@ -1,3 +1,4 @@
+import { cutText } from './ranking/cut-text';
 import type { JsonSchema, MetaToolDefinition } from './types';
 
 /**
@@ -190,7 +191,7 @@ export function parseSearchToolsInput(input: unknown): ParsedSearchInput {
     };
   }
   if (trimmed.length > MAX_QUERY_LENGTH) {
-    return { ok: true, query: trimmed.slice(0, MAX_QUERY_LENGTH), truncated: true };
+    return { ok: true, query: cutText(trimmed, MAX_QUERY_LENGTH), truncated: true };
   }
   return { ok: true, query: trimmed, truncated: false };
 }

@@ -267,7 +267,12 @@ export type ToolSearchEvent =
       /** A request tool (or an alias, or an always-on name) left out of this request: see README "Name rules". */
       readonly type: 'tool-rejected';
       readonly toolName: string;
-      readonly reason: 'invalid-name' | 'reserved-name' | 'duplicate-name' | 'alias-conflict';
+      readonly reason:
+        | 'invalid-name'
+        | 'reserved-name'
+        | 'duplicate-name'
+        | 'alias-conflict'
+        | 'invalid-entry';
       readonly message: string;
     });
 
@@ -305,7 +310,11 @@ export interface ToolSearchEngineOptions<TTool = unknown, TContext = unknown> {
   readonly ranker?: RankerFactory;
   readonly clock?: Clock;
   readonly onEvent?: ToolSearchEventListener;
-  /** Bound on a store call before it fails with STORE_TIMEOUT (default 2,000 ms). */
+  /**
+   * Bound on a store call before it fails with STORE_TIMEOUT (default 2,000 ms). For this and
+   * the two bounds below, `Infinity` or any value above `MAX_TIMER_DELAY_MS` (2^31 − 1 ms, the
+   * longest a timer can wait) means no bound.
+   */
   readonly storeTimeoutMs?: number;
   /**
    * Bound on one search of a ranker that answers with a promise (default 10,000 ms); past it the

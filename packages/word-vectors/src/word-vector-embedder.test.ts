@@ -135,6 +135,20 @@ describe('createWordVectorEmbedder', () => {
     expect(createWordVectorEmbedder({ smoothing: 1e-3 }).id).toContain('sif=0.001');
   });
 
+  it('rejects a smoothing so small that the words count for nothing (every text a zero vector)', () => {
+    for (const smoothing of [Number.MIN_VALUE, 1e-7, 1e-6, 9e-6]) {
+      expect(() => createWordVectorEmbedder({ smoothing })).toThrow(
+        expect.objectContaining({ code: 'INVALID_OPTIONS' }),
+      );
+    }
+    for (const vector of createWordVectorEmbedder({ smoothing: 1e-5 }).embed([
+      'weather forecast',
+      'create a ticket',
+    ])) {
+      expect(Math.hypot(...vector)).toBeCloseTo(1, 5);
+    }
+  });
+
   it('rejects options that are not an object, and a removeCommonDirection that is not a boolean', () => {
     expect(() => createWordVectorEmbedder('fast' as never)).toThrow(/takes an options object, got string/);
     expect(() => createWordVectorEmbedder({ removeCommonDirection: 'no' as never })).toThrow(

@@ -17,6 +17,14 @@ const DATA_NAME = 'glove-6b-40k-int8';
 const DATA_URL = new URL(`../data/${DATA_NAME}.bin`, import.meta.url);
 const DEFAULT_SMOOTHING = 1e-4;
 /**
+ * The least smoothing accepted. A word weighs `a / (a + p)` and is left out under MIN_WEIGHT,
+ * so a smaller `a` leaves out more of the frequent words: at 1e-5 the 400 or so most frequent;
+ * at 1e-6 the 4,000 or so most frequent, "weather", "ticket" and "flights" among them (those
+ * texts embed as the zero vector); below about 1e-7 every word of the shipped vocabulary, so
+ * every text does.
+ */
+const MIN_SMOOTHING = 1e-5;
+/**
  * Words weighing less than this are left out ("the", "of", "and": the forty or so most frequent
  * words at the default smoothing). Their share of a text's vector is a few percent, measured
  * to change no ranking, and skipping them saves a quarter of the work on running text.
@@ -51,7 +59,8 @@ const LETTERS = /^\p{L}+$/u;
 export interface WordVectorEmbedderOptions {
   /**
    * SIF smoothing `a`: a word of estimated frequency `p` weighs `a / (a + p)`, so "the" counts
-   * for almost nothing and "forecast" almost fully (default 1e-4).
+   * for almost nothing and "forecast" almost fully (default 1e-4; at least 1e-5: below it
+   * common words of tools and requests, and then every word, count for nothing).
    */
   readonly smoothing?: number;
   /** Remove the direction that all text shares from every embedding (default true). */
@@ -211,10 +220,10 @@ function modelOf(table: WordVectorTable, smoothing: number): Model {
 export function createWordVectorEmbedder(given?: WordVectorEmbedderOptions | null): WordVectorEmbedder {
   const options = optionsObject(given, 'createWordVectorEmbedder');
   const smoothing = options.smoothing ?? DEFAULT_SMOOTHING;
-  if (typeof smoothing !== 'number' || !(smoothing > 0) || !Number.isFinite(smoothing)) {
+  if (typeof smoothing !== 'number' || !(smoothing >= MIN_SMOOTHING) || !Number.isFinite(smoothing)) {
     throw new ToolSearchError(
       'INVALID_OPTIONS',
-      `smoothing must be a positive number, got ${String(smoothing)}`,
+      `smoothing must be a finite number >= ${MIN_SMOOTHING} (below it the frequent words, and then every word, count for nothing), got ${String(smoothing)}`,
     );
   }
   const removeCommonDirection = options.removeCommonDirection ?? true;

@@ -1,3 +1,4 @@
+import { ToolSearchError } from '../errors';
 import type { MaybePromise } from '../types';
 
 /** One embedding: typed arrays from an offline model, plain arrays from an embedding API. */
@@ -34,4 +35,20 @@ export interface Embedder {
    * "weather"). An embedding API should not offer it: it is called during a search.
    */
   embedWords?(words: readonly string[]): readonly EmbeddingVector[];
+}
+
+/**
+ * The embedder's `dimensions`: `undefined` when it does not say, else an integer ≥ 1; anything
+ * else (`NaN`, 0, a string) throws `INVALID_OPTIONS` naming `takenBy`, since no vector could fit it.
+ */
+export function embedderDimensions(embedder: Embedder, takenBy: string): number | undefined {
+  const { dimensions } = embedder;
+  if (dimensions === undefined) return undefined;
+  if (typeof dimensions !== 'number' || !Number.isInteger(dimensions) || dimensions < 1) {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      `${takenBy}: the embedder's dimensions must be an integer >= 1 when given, got ${String(dimensions)}`,
+    );
+  }
+  return dimensions;
 }

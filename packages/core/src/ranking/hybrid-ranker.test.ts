@@ -452,6 +452,37 @@ describe('createHybridRanker', () => {
     expect(clock.pendingTimers()).toBe(0);
   });
 
+  it('starts no timer, and waits, when timeoutMs is above the largest timer delay (2^31 ms)', async () => {
+    const clock = createFakeClock();
+    const errors: unknown[] = [];
+    const inner = conceptEmbedder();
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const slow: Embedder = {
+      id: 'slow',
+      embed: async (texts) => {
+        await released;
+        return inner.embed(texts);
+      },
+    };
+    const ranker = createHybridRanker({
+      embedder: slow,
+      weight: 0.5,
+      clock,
+      timeoutMs: 2 ** 31,
+      onError: (error) => errors.push(error),
+    })(tools);
+    const pending = ranker.search('umbrella', { topK: 1 });
+    await clock.advanceAsync(0);
+    expect(clock.pendingTimers()).toBe(0);
+    await clock.advanceAsync(2 ** 32);
+    release();
+    expect((await pending)[0]!.name).toBe('get_forecast');
+    expect(errors).toEqual([]);
+  });
+
   it('reports vectors of the wrong count or length, or not finite, and answers lexically', () => {
     for (const embed of [
       (texts: readonly string[]) => texts.slice(1).map(conceptVector),
@@ -624,6 +655,18 @@ describe('createHybridRanker', () => {
       invalid(() => createHybridRanker({ embedder: conceptEmbedder(), timeoutMs }), 'INVALID_OPTIONS');
     }
     expect(() => createHybridRanker({ embedder: conceptEmbedder(), timeoutMs: Infinity })).not.toThrow();
+    for (const bad of [
+      { lexical: 'keyword' as never },
+      { lexical: {} as never },
+      { toolText: 'name' as never },
+      { clock: {} as never },
+      { clock: 'system' as never },
+    ]) {
+      invalid(() => createHybridRanker({ embedder: conceptEmbedder(), ...bad }), 'INVALID_OPTIONS');
+    }
+    for (const dimensions of [Number.NaN, 0, 2.5]) {
+      invalid(() => createHybridRanker({ embedder: conceptEmbedder({ dimensions }) }), 'INVALID_OPTIONS');
+    }
     const ranker = createHybridRanker({ embedder: conceptEmbedder() })(tools);
     invalid(() => ranker.search(42 as never), 'INVALID_INPUT');
     invalid(() => ranker.search('x', { topK: -1 }), 'INVALID_OPTIONS');

@@ -1,4 +1,4 @@
-import { settleWithin, systemClock } from '../clock';
+import { clockOption, settleWithin, timeoutOption } from '../clock';
 import { ToolSearchError } from '../errors';
 import { safeListener } from '../listener';
 import type {
@@ -10,7 +10,8 @@ import type {
   SearchResult,
   ToolDescriptor,
 } from '../types';
-import type { Embedder, EmbeddingVector } from './embedder';
+import { cutText } from './cut-text';
+import { type Embedder, type EmbeddingVector, embedderDimensions } from './embedder';
 import { keywordRankerOver, MAX_QUERY_LENGTH } from './keyword-ranker';
 import { validateSearchOptions } from './search-options';
 import { requestParts } from './split-clauses';
@@ -66,8 +67,8 @@ export interface HybridRankerOptions {
   /**
    * How long a search waits for an asynchronous embedder (the request's vectors, or the
    * catalog's while they are still being made) before it answers from the lexical ranking
-   * alone and reports `EMBEDDER_TIMEOUT` to `onError` (default 2,000 ms; `Infinity` waits
-   * for ever). The embedding goes on: its vectors are kept, and later searches use them.
+   * alone and reports `EMBEDDER_TIMEOUT` to `onError` (default 2,000 ms; `Infinity`, or any
+   * value above `MAX_TIMER_DELAY_MS`, waits for ever). The embedding goes on: its vectors are kept, and later searches use them.
    */
   readonly timeoutMs?: number;
   /** The clock of that wait (default: the system clock); tests pass a fake one. */
@@ -467,18 +468,26 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
   if (typeof cacheSize !== 'number' || !(cacheSize >= 0)) {
     throw new ToolSearchError('INVALID_OPTIONS', `cacheSize must be a number ≥ 0, got ${String(cacheSize)}`);
   }
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  if (typeof timeoutMs !== 'number' || !(timeoutMs > 0)) {
-    throw new ToolSearchError('INVALID_OPTIONS', `timeoutMs must be a number > 0, got ${String(timeoutMs)}`);
+  const timeoutMs = timeoutOption(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS);
+  const clock = clockOption(options.clock, 'createHybridRanker');
+  if (options.lexical !== undefined && options.lexical !== null && typeof options.lexical !== 'function') {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      `lexical must be a ranker factory (tools) => Ranker, got ${typeof options.lexical}`,
+    );
   }
-  const clock = options.clock ?? systemClock;
   const toolText = options.toolText ?? defaultToolText;
+  if (typeof toolText !== 'function') {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      `toolText must be a function (tool) => string, got ${typeof toolText}`,
+    );
+  }
   const onError = options.onError;
   // The embedder is fixed per factory, so its vectors are kept by text alone.
   const toolVectors = new VectorCache(cacheSize);
   const queryVectors = new LruMap<Float32Array>(QUERY_CACHE_SIZE);
-  let knownDimensions: number | undefined =
-    typeof embedder.dimensions === 'number' ? embedder.dimensions : undefined;
+  let knownDimensions = embedderDimensions(embedder, 'createHybridRanker');
 
   // A failing listener must not turn a degraded search into a failed one.
   const report = safeListener(onError);
@@ -734,7 +743,7 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
         }
         const { topK, minScore } = validateSearchOptions(searchOptions);
         if (topK === 0 || tools.length === 0) return [];
-        const text = query.length > MAX_QUERY_LENGTH ? query.slice(0, MAX_QUERY_LENGTH) : query;
+        const text = cutText(query, MAX_QUERY_LENGTH);
         const lexicalResults = lexical.search(text, {
           topK: Math.max(LEXICAL_CANDIDATES, topK),
           minScore: 0,

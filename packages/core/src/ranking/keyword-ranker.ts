@@ -9,6 +9,7 @@ import {
   FIELD_TAGS,
 } from './catalog-index';
 import { coverParts } from './cover-parts';
+import { cutText } from './cut-text';
 import type { FieldSpec } from './inverted-index';
 import { createViewScorer, type View } from './score-views';
 import { validateSearchOptions } from './search-options';
@@ -214,7 +215,7 @@ export function keywordRankerOver(
       }
       const { topK, minScore } = validateSearchOptions(searchOptions);
       if (topK === 0 || index.size === 0) return [];
-      const text = query.length > MAX_QUERY_LENGTH ? query.slice(0, MAX_QUERY_LENGTH) : query;
+      const text = cutText(query, MAX_QUERY_LENGTH);
       const results: SearchResult[] = [];
       const named = nameMatcher.find(text);
       for (const document of named) {

@@ -178,6 +178,39 @@ describe('createStoredEmbedder', () => {
     ]);
   });
 
+  it('bounds no store call when timeoutMs is above the largest timer delay (2^31 ms)', async () => {
+    const clock = createFakeClock();
+    const errors: unknown[] = [];
+    const { embedder, calls } = recordingEmbedder();
+    let answer: () => void = () => {};
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    const inner = createMemoryVectorStore();
+    inner.set(embedder.id, [{ text: 'a', vector: Float32Array.from(textVector('a')) }]);
+    const slow: VectorStore = {
+      get: async (namespace, texts) => {
+        await answered;
+        return inner.get(namespace, texts);
+      },
+      set: (namespace, entries) => inner.set(namespace, entries),
+    };
+    const pending = createStoredEmbedder({
+      embedder,
+      store: slow,
+      clock,
+      timeoutMs: 2 ** 31,
+      onError: (error) => errors.push(error),
+    }).embed(['a']);
+    await clock.advanceAsync(0);
+    expect(clock.pendingTimers()).toBe(0);
+    await clock.advanceAsync(2 ** 32);
+    answer();
+    expect(asArrays(await pending)).toEqual([float32(textVector('a'))]);
+    expect(calls).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
   it('reads and writes a large catalog 500 texts per store call, each bounded; after one fails it asks no more', async () => {
     const texts = Array.from({ length: 1_200 }, (_, index) => `tool ${index}`);
     const inner = createMemoryVectorStore();
@@ -338,6 +371,11 @@ describe('createStoredEmbedder', () => {
       { embedder: { ...embedder, id: undefined }, store },
       { embedder, store: {} },
       { embedder, store, timeoutMs: 0 },
+      { embedder: { ...embedder, dimensions: Number.NaN }, store },
+      { embedder: { ...embedder, dimensions: 0 }, store },
+      { embedder: { ...embedder, dimensions: 1.5 }, store },
+      { embedder: { ...embedder, dimensions: '4' }, store },
+      { embedder, store, clock: {} },
     ];
     for (const options of bad) {
       expect(() => createStoredEmbedder(options as never)).toThrow(ToolSearchError);

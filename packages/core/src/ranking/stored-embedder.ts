@@ -1,8 +1,8 @@
-import { settleWithin, systemClock } from '../clock';
+import { clockOption, settleWithin, timeoutOption } from '../clock';
 import { ToolSearchError } from '../errors';
 import { safeListener } from '../listener';
 import type { Clock } from '../types';
-import type { Embedder, EmbeddingVector } from './embedder';
+import { type Embedder, type EmbeddingVector, embedderDimensions } from './embedder';
 import type { VectorStore, VectorStoreEntry } from './vector-store';
 
 export interface StoredEmbedderOptions {
@@ -10,7 +10,10 @@ export interface StoredEmbedderOptions {
   readonly embedder: Embedder;
   /** Where the vectors are kept: `createRedisVectorStore` from `@tool-search/redis`, `createMemoryVectorStore`, yours. */
   readonly store: VectorStore;
-  /** Bound on each store call (of up to 500 texts); past it the embedder is asked instead (default 1,000 ms). */
+  /**
+   * Bound on each store call (of up to 500 texts); past it the embedder is asked instead
+   * (default 1,000 ms; `Infinity`, or any value above `MAX_TIMER_DELAY_MS`, for no bound).
+   */
   readonly timeoutMs?: number;
   /** The clock of that bound (default: the system clock). */
   readonly clock?: Clock;
@@ -131,16 +134,12 @@ export function createStoredEmbedder(options: StoredEmbedderOptions): Embedder {
       'createStoredEmbedder needs a store with get and set methods',
     );
   }
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  if (typeof timeoutMs !== 'number' || !(timeoutMs > 0)) {
-    throw new ToolSearchError('INVALID_OPTIONS', `timeoutMs must be a number > 0, got ${String(timeoutMs)}`);
-  }
-  const clock = options.clock ?? systemClock;
+  const timeoutMs = timeoutOption(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS);
+  const clock = clockOption(options.clock, 'createStoredEmbedder');
   const report = safeListener(options.onError);
   const namespace = embedder.id;
   /** The vectors' length: the embedder's, or that of the first vector it gave (never the store's word for it). */
-  let dimensions: number | undefined =
-    typeof embedder.dimensions === 'number' ? embedder.dimensions : undefined;
+  let dimensions = embedderDimensions(embedder, 'createStoredEmbedder');
 
   const unfitError = (count: number) =>
     new ToolSearchError(

@@ -35,4 +35,23 @@ describe('createMemoryVectorStore', () => {
     expect(() => store.get('a', 'text' as unknown as string[])).toThrow(/texts must be an array/);
     expect(() => store.set('a', {} as unknown as [])).toThrow(/entries must be an array/);
   });
+
+  it('rejects an entry without a vector of finite numbers (INVALID_INPUT), keeping none of the call', () => {
+    const store = createMemoryVectorStore();
+    for (const bad of [
+      null,
+      { text: 'b' },
+      { text: 'b', vector: 'abc' },
+      { text: 'b', vector: [] },
+      { text: 'b', vector: [1, Number.NaN] },
+      { text: 'b', vector: ['1'] },
+    ]) {
+      expect(() => store.set('a', [{ text: 'a', vector: Float32Array.of(1) }, bad as never])).toThrow(
+        expect.objectContaining({ code: 'INVALID_INPUT' }),
+      );
+    }
+    expect(store.size).toBe(0);
+    store.set('a', [{ text: 'a', vector: [0.5, 2] as never }]);
+    expect(store.get('a', ['a'])).toEqual([Float32Array.of(0.5, 2)]);
+  });
 });

@@ -65,17 +65,36 @@ export function createMemoryVectorStore(given?: MemoryVectorStoreOptions | null)
     },
     set(namespace, entries) {
       checkArguments(namespace, entries, 'entries');
-      for (const entry of entries) {
+      // Every entry is checked before any is kept: a bad one keeps nothing.
+      const copies = entries.map((entry, index) => copyOfVector(entry, index));
+      entries.forEach((entry, index) => {
         const key = keyOf(namespace, String(entry.text));
         vectors.delete(key);
-        vectors.set(key, Float32Array.from(entry.vector));
-      }
+        vectors.set(key, copies[index]!);
+      });
       while (vectors.size > capacity) vectors.delete(vectors.keys().next().value as string);
     },
     get size() {
       return vectors.size;
     },
   };
+}
+
+/** A copy of the entry's vector as float32, or INVALID_INPUT: a non-empty typed array or array of finite numbers. */
+function copyOfVector(entry: unknown, index: number): Float32Array {
+  const vector = (entry as { vector?: unknown } | null | undefined)?.vector;
+  if (Array.isArray(vector) || (ArrayBuffer.isView(vector) && !(vector instanceof DataView))) {
+    const values = vector as ArrayLike<unknown>;
+    let finite = values.length > 0;
+    for (let position = 0; finite && position < values.length; position++) {
+      finite = typeof values[position] === 'number' && Number.isFinite(values[position]);
+    }
+    if (finite) return Float32Array.from(values as ArrayLike<number>);
+  }
+  throw new ToolSearchError(
+    'INVALID_INPUT',
+    `entries[${index}].vector must be a non-empty Float32Array (or an array of finite numbers)`,
+  );
 }
 
 function checkArguments(namespace: unknown, list: unknown, name: string): void {
