@@ -1,17 +1,25 @@
-import { createOfflineHybridRanker, demoRequests, renderTrace } from '@tool-search/example-catalog';
+import {
+  createOfflineHybridRanker,
+  demoRequests,
+  parseExampleArguments,
+  renderTrace,
+} from '@tool-search/example-catalog';
 import { createMastraAgent } from './mastra-agent';
 
 // pnpm --filter @tool-search/example-mastra-agent start [-- [--offline] [--hybrid] "your request" ...]
 //   no request: the demo requests; --offline: the offline planner even when an API key is set;
 //   --hybrid: the hybrid ranker with the offline word-vector embedder.
-const args = process.argv.slice(2).filter((arg) => arg !== '--');
-const given = args.filter((arg) => !arg.startsWith('--'));
-const requests = given.length > 0 ? given : demoRequests.map((request) => request.text);
+const parsed = parseExampleArguments(process.argv.slice(2));
+if ('error' in parsed) {
+  console.error(parsed.error);
+  process.exit(2);
+}
+const requests = parsed.requests.length > 0 ? parsed.requests : demoRequests.map((request) => request.text);
 const color = process.stdout.isTTY && process.stdout.hasColors(); // honours NO_COLOR and FORCE_COLOR
 
 const agent = await createMastraAgent({
-  model: args.includes('--offline') ? 'offline' : 'auto',
-  ranker: args.includes('--hybrid') ? await createOfflineHybridRanker() : undefined,
+  model: parsed.offline ? 'offline' : 'auto',
+  ranker: parsed.hybrid ? await createOfflineHybridRanker() : undefined,
 });
 console.log(`Mastra agent with tool search over the example catalog (224 tools)\n`);
 try {

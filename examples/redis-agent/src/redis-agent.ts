@@ -5,6 +5,9 @@ import { createClient } from 'redis';
 import { catalog } from './catalog';
 import { createOfflineModel } from './offline-model';
 
+/** Connection attempts before a start gives up on an unreachable Redis. */
+const CONNECT_RETRIES = 3;
+
 export interface Turn {
   readonly server: string;
   readonly prompt: string;
@@ -20,7 +23,15 @@ export interface Turn {
  * connection and its own tool search, over the load state that every server shares.
  */
 export async function startAgentServer(name: string, url: string) {
-  const client = createClient({ url });
+  // A Redis that cannot be reached ends the start after a few tries, instead of retrying forever.
+  const client = createClient({
+    url,
+    socket: {
+      connectTimeout: 5_000,
+      reconnectStrategy: (retries: number, cause: Error) =>
+        retries >= CONNECT_RETRIES ? new Error(`cannot reach Redis at ${url}: ${cause.message}`) : 200,
+    },
+  });
   client.on('error', (error: Error) => console.error(`[${name}] redis: ${error.message}`));
   await client.connect();
   const toolSearch = createToolSearch({
