@@ -43,7 +43,7 @@ export type {
   VectorStore,
   VectorStoreEntry,
 } from './ranking/vector-store';
-export { createMemoryVectorStore } from './ranking/vector-store';
+export { checkVectorStoreArguments, createMemoryVectorStore, vectorOfEntry } from './ranking/vector-store';
 export type { WordVectors } from './ranking/word-neighbours';
 export type { WordTable } from './ranking/word-table';
 export { createWordTable } from './ranking/word-table';

@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto';
-import { ToolSearchError, type VectorStore, type VectorStoreEntry } from '@tool-search/core';
+import {
+  checkVectorStoreArguments,
+  ToolSearchError,
+  type VectorStore,
+  type VectorStoreEntry,
+  vectorOfEntry,
+} from '@tool-search/core';
 import {
   checkRedisOptions,
   createRedisCommands,
@@ -98,31 +104,6 @@ function decode(value: unknown): Float32Array | undefined {
   return vector;
 }
 
-/** The entry's vector as float32, or INVALID_INPUT: a Float32Array, or an array of finite numbers. */
-function toFloat32(entry: unknown, index: number): Float32Array {
-  const vector = (entry as { vector?: unknown } | null | undefined)?.vector;
-  if (vector instanceof Float32Array && vector.length > 0) return vector;
-  if (Array.isArray(vector) || (ArrayBuffer.isView(vector) && !(vector instanceof DataView))) {
-    const values = vector as ArrayLike<unknown>;
-    let finite = values.length > 0;
-    for (let position = 0; finite && position < values.length; position++) {
-      finite = typeof values[position] === 'number' && Number.isFinite(values[position]);
-    }
-    if (finite) return Float32Array.from(values as ArrayLike<number>);
-  }
-  throw new ToolSearchError(
-    'INVALID_INPUT',
-    `entries[${index}].vector must be a non-empty Float32Array (or an array of finite numbers)`,
-  );
-}
-
-function checkArguments(namespace: unknown, list: unknown, name: string): void {
-  if (typeof namespace !== 'string') {
-    throw new ToolSearchError('INVALID_INPUT', `namespace must be a string, got ${typeof namespace}`);
-  }
-  if (!Array.isArray(list)) throw new ToolSearchError('INVALID_INPUT', `${name} must be an array`);
-}
-
 function chunked<T>(items: readonly T[]): T[][] {
   const chunks: T[][] = [];
   for (let start = 0; start < items.length; start += CHUNK_SIZE) {
@@ -175,7 +156,7 @@ export function createRedisVectorStore(options: RedisVectorStoreOptions): RedisV
 
   return {
     async get(namespace, texts) {
-      checkArguments(namespace, texts, 'texts');
+      checkVectorStoreArguments(namespace, texts, 'texts');
       const keys = texts.map((text) => keyOf(namespace, String(text)));
       const distinct = [...new Set(keys)];
       if (distinct.length === 0) {
@@ -203,10 +184,10 @@ export function createRedisVectorStore(options: RedisVectorStoreOptions): RedisV
       return keys.map((key) => decode(values.get(key)));
     },
     async set(namespace, entries) {
-      checkArguments(namespace, entries, 'entries');
+      checkVectorStoreArguments(namespace, entries, 'entries');
       const values = new Map<string, string>();
       entries.forEach((entry, index) => {
-        values.set(keyOf(namespace, String(entry?.text)), encode(toFloat32(entry, index)));
+        values.set(keyOf(namespace, String(entry?.text)), encode(vectorOfEntry(entry, index)));
       });
       if (values.size === 0) {
         throwIfDisposed('set vectors');

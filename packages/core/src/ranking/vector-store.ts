@@ -53,7 +53,7 @@ export function createMemoryVectorStore(given?: MemoryVectorStoreOptions | null)
   const vectors = new Map<string, Float32Array>();
   return {
     get(namespace, texts) {
-      checkArguments(namespace, texts, 'texts');
+      checkVectorStoreArguments(namespace, texts, 'texts');
       return texts.map((text) => {
         const key = keyOf(namespace, String(text));
         const vector = vectors.get(key);
@@ -64,9 +64,13 @@ export function createMemoryVectorStore(given?: MemoryVectorStoreOptions | null)
       });
     },
     set(namespace, entries) {
-      checkArguments(namespace, entries, 'entries');
+      checkVectorStoreArguments(namespace, entries, 'entries');
       // Every entry is checked before any is kept: a bad one keeps nothing.
-      const copies = entries.map((entry, index) => copyOfVector(entry, index));
+      // Copies, so that a caller changing its vectors later changes nothing kept here.
+      const copies = entries.map((entry, index) => {
+        const vector = vectorOfEntry(entry, index);
+        return vector === (entry as { vector?: unknown }).vector ? vector.slice() : vector;
+      });
       entries.forEach((entry, index) => {
         const key = keyOf(namespace, String(entry.text));
         vectors.delete(key);
@@ -80,8 +84,12 @@ export function createMemoryVectorStore(given?: MemoryVectorStoreOptions | null)
   };
 }
 
-/** A copy of the entry's vector as float32, or INVALID_INPUT: a non-empty typed array or array of finite numbers. */
-function copyOfVector(entry: unknown, index: number): Float32Array {
+/**
+ * For a `VectorStore` of your own, as the built-in ones check `set`'s entries: the entry's
+ * vector as float32 (the given `Float32Array` itself, else a new one), or INVALID_INPUT unless
+ * it is a non-empty typed array or array of finite numbers.
+ */
+export function vectorOfEntry(entry: unknown, index: number): Float32Array {
   const vector = (entry as { vector?: unknown } | null | undefined)?.vector;
   if (Array.isArray(vector) || (ArrayBuffer.isView(vector) && !(vector instanceof DataView))) {
     const values = vector as ArrayLike<unknown>;
@@ -89,7 +97,9 @@ function copyOfVector(entry: unknown, index: number): Float32Array {
     for (let position = 0; finite && position < values.length; position++) {
       finite = typeof values[position] === 'number' && Number.isFinite(values[position]);
     }
-    if (finite) return Float32Array.from(values as ArrayLike<number>);
+    if (finite) {
+      return vector instanceof Float32Array ? vector : Float32Array.from(values as ArrayLike<number>);
+    }
   }
   throw new ToolSearchError(
     'INVALID_INPUT',
@@ -97,7 +107,12 @@ function copyOfVector(entry: unknown, index: number): Float32Array {
   );
 }
 
-function checkArguments(namespace: unknown, list: unknown, name: string): void {
+/** For a `VectorStore` of your own: INVALID_INPUT unless `namespace` is a string and `list` (`texts` or `entries`) an array. */
+export function checkVectorStoreArguments(
+  namespace: unknown,
+  list: unknown,
+  name: 'texts' | 'entries',
+): void {
   if (typeof namespace !== 'string') {
     throw new ToolSearchError('INVALID_INPUT', `namespace must be a string, got ${typeof namespace}`);
   }
