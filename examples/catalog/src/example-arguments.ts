@@ -1,3 +1,6 @@
+import { createOfflineHybridRanker } from './hybrid-ranker';
+import { demoRequests } from './requests';
+
 /** What an agent example's command line asks for. */
 export interface ExampleArguments {
   /** The requests to run (none: the demo requests). */
@@ -30,4 +33,32 @@ export function parseExampleArguments(
     requests.push(arg);
   }
   return { requests, offline: argv.includes('--offline'), hybrid: argv.includes('--hybrid') };
+}
+
+/** What an agent example runs with, from its command line. */
+export interface ExampleSettings {
+  /** The requests given, else the demo requests. */
+  readonly requests: readonly string[];
+  readonly model: 'offline' | 'auto';
+  readonly ranker: Awaited<ReturnType<typeof createOfflineHybridRanker>> | undefined;
+  /** Whether to print in colour (a terminal that has colours; honours NO_COLOR and FORCE_COLOR). */
+  readonly color: boolean;
+}
+
+/**
+ * The settings of an agent example's run, from its command line; a bad command line is said on
+ * stderr and ends the process with exit code 2.
+ */
+export async function exampleSettings(argv: readonly string[]): Promise<ExampleSettings> {
+  const parsed = parseExampleArguments(argv);
+  if ('error' in parsed) {
+    console.error(parsed.error);
+    process.exit(2);
+  }
+  return {
+    requests: parsed.requests.length > 0 ? parsed.requests : demoRequests.map((request) => request.text),
+    model: parsed.offline ? 'offline' : 'auto',
+    ranker: parsed.hybrid ? await createOfflineHybridRanker() : undefined,
+    color: process.stdout.isTTY === true && process.stdout.hasColors(),
+  };
 }

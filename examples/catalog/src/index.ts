@@ -12,8 +12,8 @@ export {
 } from './catalog';
 export type { DefineToolOptions, ExampleTool, ExampleToolInput } from './define-tool';
 export { defineTool } from './define-tool';
-export type { ExampleArguments } from './example-arguments';
-export { parseExampleArguments } from './example-arguments';
+export type { ExampleArguments, ExampleSettings } from './example-arguments';
+export { exampleSettings, parseExampleArguments } from './example-arguments';
 export { catalogToday } from './fake-data';
 export { createOfflineHybridRanker } from './hybrid-ranker';
 export type {
