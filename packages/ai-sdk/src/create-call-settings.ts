@@ -5,6 +5,7 @@ import {
   LOAD_TOOL_NAME,
   type LoadToolInput,
   type LoadToolOutput,
+  normalizeThreadId,
   type SearchToolsInput,
   type SearchToolsOutput,
   type ToolSearchEngine,
@@ -143,12 +144,10 @@ export function createCallSettings<REQUEST_CONTEXT>(
 
   const start = (runtimeContext: RuntimeContext | undefined, replay = false): ToolSearchRequest<Tool> => {
     replaying = replay;
-    const threadId =
-      callOptions.threadId !== undefined
-        ? callOptions.threadId
-        : typeof runtimeContext?.threadId === 'string' || typeof runtimeContext?.threadId === 'number'
-          ? runtimeContext.threadId
-          : undefined;
+    // The core keys the thread: a string, a number as its string, anything else 'default'.
+    const threadId = normalizeThreadId(
+      callOptions.threadId !== undefined ? callOptions.threadId : runtimeContext?.threadId,
+    );
     const requestContext =
       callOptions.requestContext !== undefined
         ? callOptions.requestContext

@@ -43,8 +43,14 @@ function describeName(name: unknown): string {
     : String(name);
 }
 
-/** A lone surrogate: half of a UTF-16 pair without the other half (not well-formed Unicode). */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/**
+ * Whether a string is well-formed Unicode: no lone surrogate (half of a UTF-16 pair without the
+ * other half), which UTF-8 cannot carry (a store that keeps UTF-8, such as Redis, turns it into
+ * U+FFFD, so two such strings would become one).
+ */
+export function isWellFormedText(text: string): boolean {
+  return (text as string & { isWellFormed(): boolean }).isWellFormed();
+}
 
 /**
  * A non-empty string of at most 256 characters, well-formed Unicode: a lone surrogate could not
@@ -55,7 +61,7 @@ export function isValidToolName(name: unknown): name is string {
     typeof name === 'string' &&
     name.trim().length > 0 &&
     name.length <= MAX_TOOL_NAME_LENGTH &&
-    !LONE_SURROGATE.test(name)
+    isWellFormedText(name)
   );
 }
 

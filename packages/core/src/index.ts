@@ -1,4 +1,5 @@
 export type { RejectedToolReason } from './catalog';
+export { isWellFormedText } from './catalog';
 export { MAX_TIMER_DELAY_MS, systemClock } from './clock';
 export type { ReceiptSigner } from './context-state';
 export {

@@ -11,6 +11,7 @@ import {
   type LoadToolOutput,
   loadProof,
   type MetaToolDefinition,
+  normalizeThreadId,
   SEARCH_TOOLS_NAME,
   type SearchToolsOutput,
   type StepPlan,
@@ -74,13 +75,6 @@ function boundAsLoaded(tool: LangChainTool): LangChainTool {
     boundCopies.set(tool, copy);
   }
   return copy;
-}
-
-/** LangChain thread ids are usually strings; a number is the same thread as its string. */
-export function toThreadId(value: unknown): string | null {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  return null;
 }
 
 /**
@@ -192,7 +186,8 @@ export function createLangChainToolSearch<TContext>(options: ToolSearchOptions<T
   async function prepareStep(input: StepInput<TContext>): Promise<PreparedStep> {
     const offered = sortOffered(input.tools);
     const request = engine.startRequest({
-      threadId: toThreadId(input.threadId),
+      // LangChain thread ids are usually strings; the core keys a number as its string.
+      threadId: normalizeThreadId(input.threadId),
       requestContext: input.requestContext,
       ...(includeResolvedTools ? { requestTools: offered.entries } : { alwaysOn: offered.entries }),
     });

@@ -1,7 +1,7 @@
 import { AIMessage, type BaseMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
-import { optionsObject, type ToolSearchRequest } from '@tool-search/core';
+import { normalizeThreadId, optionsObject, type ToolSearchRequest } from '@tool-search/core';
 import { type AgentMiddleware, createMiddleware } from 'langchain';
-import { createLangChainToolSearch, messagesBeforeCall, toThreadId } from './langchain-tool-search';
+import { createLangChainToolSearch, messagesBeforeCall } from './langchain-tool-search';
 import type { LangChainTool, ToolSearchOptions, ToolSearchStateControls } from './options';
 
 export interface ToolSearchMiddlewareOptions<TContext = unknown> extends ToolSearchOptions<TContext> {
@@ -66,7 +66,7 @@ export function toolSearchMiddleware<TContext = unknown>(
    */
   const directAnswers = new Map<string, true>();
   const pendingKey = (threadId: unknown, toolCallId: string) =>
-    `${toThreadId(threadId) ?? ''}\u0000${toolCallId}`;
+    `${normalizeThreadId(threadId)}\u0000${toolCallId}`;
 
   const rememberCalls = (threadId: unknown, response: unknown, request: ToolSearchRequest<LangChainTool>) => {
     if (!AIMessage.isInstance(response)) return;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ToolSearchError } from '@tool-search/core';
+import { isWellFormedText, MAX_TIMER_DELAY_MS, ToolSearchError } from '@tool-search/core';
 
 /**
  * The part of a node-redis client (`createClient()` from `redis` 5 or later) that the stores
@@ -19,21 +19,12 @@ export interface RedisStoreClient {
 }
 
 export const DEFAULT_COMMAND_TIMEOUT_MS = 1_000;
-/**
- * The longest delay `setTimeout` keeps (2^31 − 1 ms, about 24.8 days): Node runs a longer one
- * after 1 ms, so a larger `commandTimeoutMs` would fail every command at once.
- */
-export const MAX_COMMAND_TIMEOUT_MS = 2 ** 31 - 1;
 const SCAN_COUNT = '1000';
 /**
  * node-redis's `typeMapping` for "bulk strings as Buffers" (`RESP_TYPES.BLOB_STRING`, the byte
  * `$`), written out so that this package loads nothing from `redis` at run time.
  */
 export const BLOB_STRINGS_AS_BUFFERS = { 36: Buffer } as const;
-
-/** Whether a string is well-formed Unicode (no lone surrogate), so UTF-8 encodes it faithfully. */
-export const isWellFormed = (text: string): boolean =>
-  (text as string & { isWellFormed(): boolean }).isWellFormed();
 
 /** The options every Redis store takes, as given. */
 export interface RedisOptions {
@@ -73,7 +64,7 @@ export function checkRedisOptions(
       "keyPrefix must be a non-empty string (clear() deletes the store's keys under it)",
     );
   }
-  if (!isWellFormed(keyPrefix)) {
+  if (!isWellFormedText(keyPrefix)) {
     // Redis gets UTF-8, which turns a lone surrogate into U+FFFD: two prefixes would share keys.
     throw new ToolSearchError(
       'INVALID_OPTIONS',
@@ -92,10 +83,11 @@ export function checkRedisOptions(
       `commandTimeoutMs must be a finite number of milliseconds > 0, got ${commandTimeoutMs}`,
     );
   }
-  if (commandTimeoutMs > MAX_COMMAND_TIMEOUT_MS) {
+  // A longer timer fires after 1 ms in Node: every command would fail at once.
+  if (commandTimeoutMs > MAX_TIMER_DELAY_MS) {
     throw new ToolSearchError(
       'INVALID_OPTIONS',
-      `commandTimeoutMs must be at most ${MAX_COMMAND_TIMEOUT_MS} ms (2^31 - 1, about 24.8 days: ` +
+      `commandTimeoutMs must be at most ${MAX_TIMER_DELAY_MS} ms (2^31 - 1, about 24.8 days: ` +
         `the longest timer Node can set), got ${commandTimeoutMs}`,
     );
   }

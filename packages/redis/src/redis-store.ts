@@ -1,5 +1,6 @@
 import {
   type Clock,
+  isWellFormedText,
   type LoadStateStore,
   type StoreStats,
   systemClock,
@@ -9,7 +10,6 @@ import {
   checkRedisOptions,
   createRedisCommands,
   escapeGlob,
-  isWellFormed,
   luaScript,
   type RedisStoreClient,
   toText,
@@ -125,7 +125,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
    */
   const keyOf = (threadId: string): string | Buffer => {
     const id = String(threadId);
-    if (isWellFormed(id)) return keyPrefix + id;
+    if (isWellFormedText(id)) return keyPrefix + id;
     return Buffer.concat([prefixBytes, ILL_FORMED_MARKER, Buffer.from(id, 'utf16le')]);
   };
 
@@ -134,7 +134,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     const strings = list.filter((name): name is string => typeof name === 'string');
     // Redis keeps a name as UTF-8, where 'a\ud800' and 'a\udc00' are both 'a\ufffd': refuse it
     // rather than merge two names (the core does not take such a name as a tool name either).
-    const index = strings.findIndex((name) => !isWellFormed(name));
+    const index = strings.findIndex((name) => !isWellFormedText(name));
     if (index !== -1) {
       throw new ToolSearchError(
         'INVALID_INPUT',

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import {
   checkVectorStoreArguments,
+  isWellFormedText,
   ToolSearchError,
   type VectorStore,
   type VectorStoreEntry,
@@ -10,7 +11,6 @@ import {
   checkRedisOptions,
   createRedisCommands,
   escapeGlob,
-  isWellFormed,
   luaScript,
   type RedisStoreClient,
 } from './redis-commands';
@@ -142,7 +142,7 @@ export function createRedisVectorStore(options: RedisVectorStoreOptions): RedisV
    */
   const keyOf = (namespace: string, text: string) => {
     const hash = createHash('sha256');
-    if (isWellFormed(namespace) && isWellFormed(text)) {
+    if (isWellFormedText(namespace) && isWellFormedText(text)) {
       hash.update(`${namespace.length}:${namespace}`).update(text);
     } else {
       hash
