@@ -60,12 +60,14 @@ describe('buildCatalog', () => {
     ]);
   });
 
-  it('refuses a description that is not a string, and aliases that are not an array (INVALID_OPTIONS)', () => {
+  it('refuses a description that is not a string, and tags or aliases that are not an array (INVALID_OPTIONS)', () => {
     const bad = [
       { descriptor: { name: 'getWeather', description: 5 }, tool: {} },
       { descriptor: { name: 'getWeather', description: { text: 'weather' } }, tool: {} },
       { descriptor: { name: 'getWeather' }, tool: {}, aliases: 5 },
       { descriptor: { name: 'getWeather' }, tool: {}, aliases: 'wx' },
+      { descriptor: { name: 'getWeather', tags: 'weather' }, tool: {} },
+      { descriptor: { name: 'getWeather', tags: 'weather' }, tool: {}, aliases: ['wx'] },
     ] as unknown as CatalogEntry<unknown>[];
     for (const tool of bad) {
       expect(() => buildCatalog([tool], { mode: 'strict', rankerFactory: catalogOrderRanker })).toThrow(
@@ -75,17 +77,18 @@ describe('buildCatalog', () => {
     // No description (undefined or null) is fine.
     const fine = [
       { descriptor: { name: 'a' }, tool: {} },
-      { descriptor: { name: 'b', description: null }, tool: {}, aliases: null },
+      { descriptor: { name: 'b', description: null, tags: null }, tool: {}, aliases: null },
     ] as unknown as CatalogEntry<unknown>[];
     expect(buildCatalog(fine, { mode: 'strict', rankerFactory: catalogOrderRanker }).size).toBe(2);
   });
 
-  it("in 'lenient' mode, leaves out a tool with a bad description or aliases (a string is not read letter by letter)", () => {
+  it("in 'lenient' mode, leaves out a tool with a bad description, tags or aliases (a string is not read letter by letter)", () => {
     const rejected: [string, RejectedToolReason][] = [];
     const catalog = buildCatalog(
       [
         { descriptor: { name: 'getWeather', description: 5 }, tool: {} },
         { descriptor: { name: 'sendEmail' }, tool: {}, aliases: 'wx' },
+        { descriptor: { name: 'listFiles', tags: 'files' }, tool: {}, aliases: ['ls'] },
         { descriptor: { name: 'getWeather', description: 'The weather' }, tool: {} },
       ] as unknown as CatalogEntry<unknown>[],
       {
@@ -100,6 +103,7 @@ describe('buildCatalog', () => {
     expect(rejected).toEqual([
       ['getWeather', 'invalid-entry'],
       ['sendEmail', 'invalid-entry'],
+      ['listFiles', 'invalid-entry'],
     ]);
   });
 

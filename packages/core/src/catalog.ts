@@ -67,13 +67,17 @@ export function isValidToolName(name: unknown): name is string {
 
 /**
  * What is wrong with an entry whose name is valid: a description that is not a string, or
- * aliases that are not an array (a string would be read letter by letter); undefined when
- * nothing is.
+ * tags or aliases that are not an array (a string would be read letter by letter); undefined
+ * when nothing is.
  */
 function entryProblem(entry: CatalogEntry<unknown>): string | undefined {
   const { name, description } = entry.descriptor;
   if (description !== undefined && description !== null && typeof description !== 'string') {
     return `Tool "${name}" has a description that is not a string (${Array.isArray(description) ? 'an array' : typeof description}).`;
+  }
+  const { tags } = entry.descriptor;
+  if (tags !== undefined && tags !== null && !Array.isArray(tags)) {
+    return `Tool "${name}" has tags that are not an array of words (${typeof tags}).`;
   }
   const { aliases } = entry;
   if (aliases !== undefined && aliases !== null && !Array.isArray(aliases)) {
@@ -85,7 +89,7 @@ function entryProblem(entry: CatalogEntry<unknown>): string | undefined {
 /**
  * Checks the names of a catalog and indexes them. The rules:
  * - a name must be a non-empty string of at most 256 characters, well-formed Unicode (INVALID_TOOL_NAME);
- * - a description must be a string when given, aliases an array (INVALID_OPTIONS);
+ * - a description must be a string when given, tags and aliases arrays (INVALID_OPTIONS);
  * - a tool or alias may not be named like a meta-tool (RESERVED_TOOL_NAME);
  * - two tools may not share a name (DUPLICATE_TOOL_NAME);
  * - an alias may not be another tool's name or another tool's alias (TOOL_ID_MISMATCH);
