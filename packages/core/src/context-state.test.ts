@@ -83,13 +83,47 @@ describe('deriveLoadedNames', () => {
     expect(deriveLoadedNames({ ...base, records, autoLoad: true })).toEqual(['send_email']);
   });
 
-  it('ignores a call id used twice (ambiguous)', () => {
+  it('pairs a result with the nearest call of its id before it (ids numbered per response recur)', () => {
     const records = [
-      call('1', 'load_tool', { toolName: 'a' }),
-      call('1', 'load_tool', { toolNames: ['a', 'admin'] }),
-      result('1', 'load_tool', { success: true, loaded: ['a', 'admin'] }),
+      call('call_0', 'load_tool', { toolName: 'a' }),
+      result('call_0', 'load_tool', { success: true, toolName: 'a', loaded: ['a'] }),
+      // The next response numbers its calls from 0 again.
+      call('call_0', 'search_tools', { query: 'mail' }),
+      result('call_0', 'search_tools', { results: [], message: 'Found 1 tool(s)' }),
+      call('call_0', 'load_tool', { toolName: 'b' }),
+      call('call_1', 'get_weather', {}),
+      result('call_0', 'load_tool', { success: true, toolName: 'b', loaded: ['b'] }),
+      // Answers the nearest call_1, a call of another tool: loads nothing.
+      result('call_1', 'load_tool', { success: true, toolName: 'c', loaded: ['c'] }),
     ];
-    expect(deriveLoadedNames({ ...base, records })).toEqual([]);
+    expect(deriveLoadedNames({ ...base, records })).toEqual(['a', 'b']);
+    // Only what the nearest call asked for counts.
+    const asked = [
+      call('1', 'load_tool', { toolName: 'a' }),
+      call('1', 'load_tool', { toolNames: ['b'] }),
+      result('1', 'load_tool', { success: true, loaded: ['a', 'b'] }),
+    ];
+    expect(deriveLoadedNames({ ...base, records: asked })).toEqual(['b']);
+  });
+
+  it('pairs a result that comes before any call of its id with the first call after it', () => {
+    const records = [
+      result('1', 'load_tool', { success: true, loaded: ['a'] }),
+      call('1', 'load_tool', { toolName: 'a' }),
+    ];
+    expect(deriveLoadedNames({ ...base, records })).toEqual(['a']);
+  });
+
+  it('loads nothing from a result that only says a tool is already loaded (an always-on tool gets that answer)', () => {
+    const records = [
+      call('1', 'load_tool', { toolName: 'getTime' }),
+      result('1', 'load_tool', { success: true, toolName: 'getTime', alreadyLoaded: ['getTime'] }),
+      call('2', 'load_tool', { toolNames: ['a', 'getTime'] }),
+      result('2', 'load_tool', { success: true, loaded: ['a'], alreadyLoaded: ['getTime'] }),
+      call('3', 'load_tool', { toolName: 'a' }),
+      result('3', 'load_tool', { success: true, toolName: 'a', alreadyLoaded: ['a'] }),
+    ];
+    expect(deriveLoadedNames({ ...base, records })).toEqual(['a']);
   });
 
   it('takes the names a result loaded as they are: only what the call asked for is mapped', () => {
@@ -210,6 +244,33 @@ describe("'context' storage in the engine", () => {
     expect(await second.engine.getLoadedToolNames('t', records)).toEqual(['send_email', 'getWeather']);
     const trimmed = second.engine.startRequest({ threadId: 't' });
     expect((await trimmed.prepareStep({ records: [] })).visible).toEqual(['search_tools', 'load_tool']);
+  });
+
+  it('never lists an always-on tool as loaded, though load_tool answers that it is already loaded', async () => {
+    const { engine } = harness({ storage: 'context' });
+    const request = engine.startRequest({ threadId: 't', alwaysOn: ['calculator'] });
+    const records = [
+      ...exchange(
+        'c1',
+        'load_tool',
+        { toolName: 'calculator' },
+        await request.loadTool({ toolName: 'calculator' }),
+      ),
+      ...exchange(
+        'c2',
+        'load_tool',
+        { toolNames: ['send_email', 'calculator'] },
+        await request.loadTool({ toolNames: ['send_email', 'calculator'] }),
+      ),
+    ];
+    expect(records[1]).toMatchObject({ output: { success: true, alreadyLoaded: ['calculator'] } });
+    expect(await engine.getLoadedToolNames('t', records)).toEqual(['send_email']);
+    const next = engine.startRequest({ threadId: 't' });
+    expect((await next.prepareStep({ records })).visible).toEqual([
+      'search_tools',
+      'load_tool',
+      'send_email',
+    ]);
   });
 
   it('shows a load from this request in the next step before the framework stores it, and never in another request', async () => {

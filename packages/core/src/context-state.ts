@@ -134,6 +134,14 @@ export function loadProof(metaToolName: string, output: unknown): Record<string,
   return proof;
 }
 
+/** The names a `load_tool` result lists under `alreadyLoaded` and not under `loaded`. */
+function alreadyLoadedOnly(result: Record<string, unknown> | undefined): Set<string> | undefined {
+  if (!result) return undefined;
+  const newly = new Set(strings(result.loaded));
+  const names = strings(result.alreadyLoaded).filter((name) => !newly.has(name));
+  return names.length > 0 ? new Set(names) : undefined;
+}
+
 export interface DeriveLoadedNamesOptions {
   readonly records: readonly ConversationRecord[] | undefined;
   readonly threadId: string;
@@ -188,20 +196,22 @@ export function deriveLoadState(options: DeriveLoadStateOptions): DerivedLoadSta
   if (!Array.isArray(records) || records.length === 0) return state;
   const canonical = (name: string) => options.canonicalName?.(name) ?? name;
 
-  // Meta-tool calls by id. An id used by two calls is ambiguous and counts for nothing.
-  const calls = new Map<string, { toolName: string; input: unknown } | null>();
-  for (const record of records) {
-    if (!isRecord(record) || record.type !== 'tool-call' || typeof record.toolCallId !== 'string') continue;
-    if (record.toolName !== LOAD_TOOL_NAME && record.toolName !== SEARCH_TOOLS_NAME) continue;
-    calls.set(
-      record.toolCallId,
-      calls.has(record.toolCallId) ? null : { toolName: record.toolName, input: record.input },
-    );
+  // A result answers the nearest call of its id before it: some providers and servers number
+  // tool calls per response ("call_0"), so an id recurs across a conversation. A result with no
+  // call before it answers the first call of its id after it.
+  type Call = Readonly<Record<string, unknown>>;
+  const laterCalls = new Map<string, Call>();
+  for (let index = records.length - 1; index >= 0; index--) {
+    const record = records[index];
+    if (isRecord(record) && record.type === 'tool-call' && typeof record.toolCallId === 'string')
+      laterCalls.set(record.toolCallId, record);
   }
+  const earlierCalls = new Map<string, Call>();
 
   for (const record of records) {
     if (!isRecord(record)) continue;
     if (record.type === 'tool-call') {
+      if (typeof record.toolCallId === 'string') earlierCalls.set(record.toolCallId, record);
       const { toolName } = record;
       if (typeof toolName !== 'string' || toolName === LOAD_TOOL_NAME || toolName === SEARCH_TOOLS_NAME)
         continue;
@@ -211,8 +221,10 @@ export function deriveLoadState(options: DeriveLoadStateOptions): DerivedLoadSta
       continue;
     }
     if (record.type !== 'tool-result' || typeof record.toolCallId !== 'string') continue;
-    const call = calls.get(record.toolCallId);
-    if (!call || call.toolName !== record.toolName) continue;
+    const found = earlierCalls.get(record.toolCallId) ?? laterCalls.get(record.toolCallId);
+    if (!found || found.toolName !== record.toolName) continue;
+    if (found.toolName !== LOAD_TOOL_NAME && found.toolName !== SEARCH_TOOLS_NAME) continue;
+    const call = { toolName: found.toolName, input: found.input };
     if (call.toolName === SEARCH_TOOLS_NAME && !autoLoad) continue;
     const names = activatedNames(call.toolName, record.output);
     if (names.length === 0) continue;
@@ -228,13 +240,19 @@ export function deriveLoadState(options: DeriveLoadStateOptions): DerivedLoadSta
       const askedNames = new Set([...asked.names, ...asked.names.map(canonical)]);
       accepted = names.filter((name) => askedNames.has(name));
     }
+    // A name the result reports as already loaded (and not as loaded) states what was loaded
+    // then; it uses the tool if the replay has it loaded, and loads nothing: the same answer is
+    // given for an always-on tool, which is never loaded.
+    const reaffirmed =
+      call.toolName === LOAD_TOOL_NAME ? alreadyLoadedOnly(normalizeToolOutput(record.output)) : undefined;
     const used: string[] = [];
     for (const name of accepted) {
       if (used.includes(name)) continue;
       used.push(name);
       loadCounts.set(name, (loadCounts.get(name) ?? 0) + 1);
     }
-    loaded.load(skip ? used.filter((name) => !skip.has(name)) : used);
+    const kept = skip ? used.filter((name) => !skip.has(name)) : used;
+    loaded.load(reaffirmed ? kept.filter((name) => !reaffirmed.has(name) || loaded.has(name)) : kept);
   }
   return state;
 }
