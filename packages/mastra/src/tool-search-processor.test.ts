@@ -1307,7 +1307,67 @@ describe('ToolSearchProcessor', () => {
     expect(ToolSearchError.isInstance(mismatch) && mismatch.code).toBe('TOOL_ID_MISMATCH');
     const notAnObject = catch_(() => new ToolSearchProcessor('getWeather' as never));
     expect(ToolSearchError.isInstance(notAnObject) && notAnObject.code).toBe('INVALID_OPTIONS');
-    expect(new ToolSearchProcessor(null as never).id).toBe('tool-search');
+  });
+
+  it('rejects `tools` that is not an object of tools, naming the option: missing, null, an array, a non-tool value', () => {
+    const { getWeather, sendEmail } = sampleTools();
+    const refusal = (run: () => unknown) => {
+      try {
+        run();
+      } catch (error) {
+        return ToolSearchError.isInstance(error) ? { code: error.code, message: error.message } : error;
+      }
+      return 'accepted';
+    };
+    const refused = (option: string) => ({
+      code: 'INVALID_OPTIONS',
+      message: expect.stringContaining(option),
+    });
+    // Mastra's own processor throws a TypeError for a missing `tools`: a required option, so an error here too.
+    expect(refusal(() => new ToolSearchProcessor({} as never))).toEqual(refused('`tools`'));
+    expect(refusal(() => new ToolSearchProcessor(null as never))).toEqual(refused('`tools`'));
+    expect(refusal(() => new ToolSearchProcessor({ tools: null as never }))).toEqual(refused('`tools`'));
+    expect(refusal(() => new ToolSearchProcessor({ tools: [getWeather, sendEmail] as never }))).toEqual(
+      refused('`tools`'),
+    );
+    expect(refusal(() => new ToolSearchProcessor({ tools: 'getWeather' as never }))).toEqual(
+      refused('`tools`'),
+    );
+    expect(refusal(() => new ToolSearchProcessor({ tools: { getWeather: undefined } as never }))).toEqual(
+      refused('`tools.getWeather`'),
+    );
+    expect(
+      refusal(() => new ToolSearchProcessor({ tools: { getWeather, sendEmail: 'x' } as never })),
+    ).toEqual(refused('`tools.sendEmail`'));
+    // An empty catalog is a choice (for example with includeResolvedTools), not a mistake.
+    new ToolSearchProcessor({ tools: {}, includeResolvedTools: true }).dispose();
+  });
+
+  it('rejects a filter that is not a function at construction (it refused every tool at run time), and takes null as none', async () => {
+    for (const filter of [{}, { allow: true }, true, 'admin']) {
+      const error = (() => {
+        try {
+          new ToolSearchProcessor({ tools: sampleTools(), filter: filter as never });
+        } catch (caught) {
+          return caught;
+        }
+        return undefined;
+      })();
+      expect(ToolSearchError.isInstance(error) && error.code).toBe('INVALID_OPTIONS');
+      expect((error as Error).message).toContain('filter');
+    }
+    const events: ToolSearchEvent[] = [];
+    const processor = new ToolSearchProcessor({
+      tools: sampleTools(),
+      filter: null as never,
+      onEvent: (event) => events.push(event),
+    });
+    const clock = createTool({ id: 'clock', description: 'time', execute: async () => ({}) });
+    const { agent, steps } = createAgent({ processors: [processor], tools: { clock }, script: [say()] });
+    await run(agent, 'generate', 'go', { requestContext: threadContext('null-filter') });
+    expect(steps[0]).toEqual([S, L, 'clock']);
+    expect(events.filter((event) => event.type === 'filter-error')).toEqual([]);
+    processor.dispose();
   });
 
   it('survives a request context whose get throws', async () => {

@@ -19,7 +19,7 @@ import {
   withFields,
   withoutDeferLoading,
 } from '@tool-search/core';
-import { toCatalogEntries } from './catalog-entries';
+import { ownTools, toCatalogEntries } from './catalog-entries';
 import { toConversationRecords } from './conversation-records';
 import { createMetaTool } from './meta-tool';
 import { resolveThreadId } from './thread-id';
@@ -178,7 +178,7 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
 
   constructor(given: ToolSearchProcessorOptions<TStorage>) {
     const options = optionsObject(given, 'ToolSearchProcessor');
-    const catalog = toCatalogEntries(options.tools);
+    const catalog = toCatalogEntries(ownTools(options.tools, 'tools'));
     this.#staticEntries = new Set(catalog);
     this.#staticNames = new Set(catalog.map((entry) => entry.descriptor.name));
     this.#includeResolvedTools = options.includeResolvedTools === true;
@@ -199,18 +199,21 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
       storeTimeoutMs: options.storeTimeoutMs,
       searchTimeoutMs: options.searchTimeoutMs,
       filterTimeoutMs: options.filterTimeoutMs,
-      filter: filter
-        ? ({ toolName, tool, requestContext, phase }) => {
-            const id = isObject(tool) ? (tool as { id?: unknown }).id : undefined;
-            return filter({
-              toolName: typeof id === 'string' && id.length > 0 ? id : toolName,
-              name: toolName,
-              tool: tool as AnyTool,
-              requestContext,
-              phase,
-            });
-          }
-        : undefined,
+      // Only a function is wrapped: anything else goes to the engine as given, which takes null as
+      // no filter and refuses the rest (INVALID_OPTIONS), rather than a wrapper that refuses every tool.
+      filter:
+        typeof filter === 'function'
+          ? ({ toolName, tool, requestContext, phase }) => {
+              const id = isObject(tool) ? (tool as { id?: unknown }).id : undefined;
+              return filter({
+                toolName: typeof id === 'string' && id.length > 0 ? id : toolName,
+                name: toolName,
+                tool: tool as AnyTool,
+                requestContext,
+                phase,
+              });
+            }
+          : filter,
     });
   }
 
