@@ -75,6 +75,11 @@ function hashWithout(word: string, skip: number): number {
   return mixHash(hash);
 }
 
+/** Code-unit order of two words (as the engine breaks ties between names). */
+export function compareWords(left: string, right: string): number {
+  return left < right ? -1 : left > right ? 1 : 0;
+}
+
 export interface FuzzyMatch {
   /** Position of the matched word in the vocabulary given to the matcher. */
   readonly index: number;
@@ -82,7 +87,7 @@ export interface FuzzyMatch {
 }
 
 export interface FuzzyMatcher {
-  /** Vocabulary words within `maximum` edits of `word` (itself excluded), closest first. */
+  /** Vocabulary words within `maximum` edits of `word` (itself excluded), closest first, then in code-unit order. */
   lookup(word: string, maximum: number): FuzzyMatch[];
 }
 
@@ -155,7 +160,12 @@ export function createFuzzyMatcher(vocabulary: readonly string[]): FuzzyMatcher 
       for (const [id, distance] of distances) {
         if (distance > 0 && distance <= maximum) matches.push({ index: id, distance });
       }
-      return matches.sort((left, right) => left.distance - right.distance || left.index - right.index);
+      // Ties go by the word (code-unit order), not its position: the same catalog in another
+      // order gives the same matches.
+      return matches.sort(
+        (left, right) =>
+          left.distance - right.distance || compareWords(vocabulary[left.index]!, vocabulary[right.index]!),
+      );
     },
   };
 }

@@ -70,6 +70,21 @@ describe('keyword ranker: word forms, typos, chatty requests', () => {
     expect(strict.search('whther forcast')).toEqual([]);
   });
 
+  it('takes equally close and common spellings in code-unit order, whatever the catalog order', () => {
+    // "hear" is one edit from each of the five; three stand in for it.
+    const tools: ToolDescriptor[] = ['head', 'heat', 'heap', 'heal', 'heard'].map((word) => ({
+      name: `${word}_tool`,
+      description: `Reads the ${word}.`,
+    }));
+    const ranked = (catalog: ToolDescriptor[]) =>
+      createKeywordRanker(catalog)
+        .search('hear', { topK: 5 })
+        .map((result) => `${result.name} ${result.score}`);
+    const forward = ranked(tools);
+    expect(forward.map((line) => line.split(' ')[0])).toEqual(['head_tool', 'heal_tool', 'heap_tool']);
+    expect(ranked([...tools].reverse())).toEqual(forward);
+  });
+
   it('does not let the common words of a chatty request drown the words that matter', () => {
     const chatty = ranker.search('Hey, can you please help me with the weather?');
     expect(chatty.slice(0, 3).map((result) => result.name)).toEqual(names('weather', 3));

@@ -1,4 +1,4 @@
-import { createFuzzyMatcher, type FuzzyMatcher, maxEditsFor } from './fuzzy-matcher';
+import { compareWords, createFuzzyMatcher, type FuzzyMatcher, maxEditsFor } from './fuzzy-matcher';
 import type { InvertedIndex } from './inverted-index';
 import { stem } from './stemmer';
 import { isStopword } from './stopwords';
@@ -138,7 +138,11 @@ export function createViewScorer(
     const closest = matches[0]?.distance;
     return matches
       .filter((match) => match.distance === closest)
-      .sort((left, right) => frequency(right.index) - frequency(left.index) || left.index - right.index)
+      .sort(
+        (left, right) =>
+          frequency(right.index) - frequency(left.index) ||
+          compareWords(index.terms[left.index]!, index.terms[right.index]!),
+      )
       .slice(0, MAX_FUZZY_VARIANTS)
       .map((match) => {
         const weight = index.idf[match.index]! * FUZZY_PENALTY ** match.distance;

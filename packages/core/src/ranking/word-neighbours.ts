@@ -5,6 +5,7 @@
  */
 import { ToolSearchError } from '../errors';
 import type { EmbeddingVector } from './embedder';
+import { compareWords } from './fuzzy-matcher';
 import { isStopword } from './stopwords';
 import {
   finishMatrix,
@@ -186,7 +187,11 @@ export function createWordNeighbours(
       if (similarity >= MIN_WORD_SIMILARITY)
         neighbours.push({ term: termOfRow![found.tools[position]!]!, similarity });
     }
-    neighbours.sort((left, right) => right.similarity - left.similarity || left.term - right.term);
+    neighbours.sort(
+      (left, right) =>
+        right.similarity - left.similarity ||
+        compareWords(surfaceWords[left.term]!, surfaceWords[right.term]!),
+    );
     return neighbours.slice(0, MAX_WORD_NEIGHBOURS);
   };
 
