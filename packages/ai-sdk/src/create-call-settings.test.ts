@@ -159,6 +159,80 @@ describe("forCall({ repairToolCall }): the user's repair, combined with ours", (
     });
   });
 
+  for (const mode of ['generateText', 'streamText'] as const) {
+    it(`a tool loaded and called in one step is told to call it again now, not to load it again (${mode})`, async () => {
+      const { tools, ran } = createCatalog();
+      const toolSearch = createToolSearch({ tools });
+      const { model, seen } = scriptedModel([
+        {
+          toolCalls: [
+            { toolName: 'load_tool', input: { toolName: 'getWeather' } },
+            { toolName: 'getWeather', input: { city: 'Rome' } },
+          ],
+        },
+        { toolCalls: [{ toolName: 'getWeather', input: { city: 'Rome' } }] },
+        { text: 'ok' },
+      ]);
+      const settings = {
+        model,
+        ...toolSearch.forCall({ threadId: `same-step-${mode}` }),
+        stopWhen: isStepCount(5),
+        prompt: 'x',
+      };
+      if (mode === 'generateText') await generateText(settings);
+      else await streamText(settings).consumeStream();
+      const refused = toolResultsIn(seen[1]!.prompt).find((result) => result.toolName === 'getWeather');
+      expect(refused).toMatchObject({
+        type: 'error-text',
+        value: expect.stringMatching(
+          /loaded this tool in this same step.*call it again now, without loading it again/,
+        ),
+      });
+      // Called again in the next step, as told, it runs.
+      expect(ran).toEqual([{ toolName: 'getWeather', input: { city: 'Rome' } }]);
+    });
+  }
+
+  it("gives a filtered tool's call the refusal of an unknown name, the same-step note included", async () => {
+    const { tools } = createCatalog();
+    const toolSearch = createToolSearch({
+      tools,
+      filter: ({ toolName, phase }) => !(toolName === 'send_email' && phase === 'load'),
+    });
+    const { model, seen } = scriptedModel([
+      {
+        toolCalls: [
+          { toolName: 'send_email', input: { to: ['x'], subject: 's', body: 'b' } },
+          { toolName: 'send_fax', input: {} },
+          { toolName: 'getForecast', input: { city: 'Rome' } },
+        ],
+      },
+      { text: 'ok' },
+    ]);
+    await generateText({
+      model,
+      ...toolSearch.forCall({ threadId: 'same-refusal' }),
+      stopWhen: isStepCount(5),
+      prompt: 'x',
+    });
+    const [email, fax, forecast] = toolResultsIn(seen[1]!.prompt).map((result) => String(result.value));
+    expect(email!.replaceAll('send_email', 'NAME')).toBe(fax!.replaceAll('send_fax', 'NAME'));
+    expect(email).toMatch(/"send_email" is not available.*in this same step/);
+    expect(forecast).toMatch(/"getForecast" is not loaded.*in this same step/);
+  });
+
+  it('without a filter, an unknown name gets no same-step note: it is no tool to load', async () => {
+    const toolSearch = createToolSearch({ tools: createCatalog().tools });
+    const { model, seen } = scriptedModel([
+      { toolCalls: [{ toolName: 'send_fax', input: {} }] },
+      { text: 'ok' },
+    ]);
+    await generateText({ model, ...toolSearch.forCall(), stopWhen: isStepCount(5), prompt: 'x' });
+    const [fax] = toolResultsIn(seen[1]!.prompt);
+    expect(fax!.value).toMatch(/"send_fax" is not available.*search_tools/);
+    expect(fax!.value).not.toMatch(/same step/);
+  });
+
   it('refuses a repairToolCall or prepareStep that is not a function', () => {
     const toolSearch = createToolSearch({ tools: createCatalog().tools });
     expect(() => toolSearch.forCall({ repairToolCall: 'fix it' as never })).toThrow(

@@ -139,6 +139,8 @@ export function createCallSettings<REQUEST_CONTEXT>(
   // known) or, for approved tool calls the SDK replays before its first step, at that call.
   let request: ToolSearchRequest<Tool> | undefined;
   let visible: ReadonlySet<string> | undefined;
+  /** The request whose plan `visible` is (the one that guards this step's calls). */
+  let planned: ToolSearchRequest<Tool> | undefined;
   /** The request was started for calls replayed before the first step, without the runtimeContext. */
   let replaying = false;
 
@@ -171,6 +173,7 @@ export function createCallSettings<REQUEST_CONTEXT>(
       contextStorage ? { records: toConversationRecords(messages) } : {},
     );
     visible = new Set(plan.visible);
+    planned = current;
     return plan.visible;
   };
 
@@ -210,8 +213,14 @@ export function createCallSettings<REQUEST_CONTEXT>(
 
   const guardedExecute = (name: string, tool: Tool, execute: NonNullable<Tool['execute']>) =>
     function execute_(input: unknown, executionOptions: ToolExecutionOptions<unknown>) {
-      // Visible in this step: run as is, so a streaming tool keeps streaming.
-      if (visible?.has(name)) return execute.call(tool, input, executionOptions);
+      // Visible in this step: run as is, so a streaming tool keeps streaming. The engine's guard
+      // still sees the call, as that is where a call counts as a use (maxLoadedTools): with the
+      // step planned, it allows a visible tool and records the use before its first await, so
+      // the call is not held up, even by an asynchronous store.
+      if (visible?.has(name) && planned !== undefined) {
+        planned.guard(name).catch(() => {});
+        return execute.call(tool, input, executionOptions);
+      }
       return (async () => {
         const active = await current(executionOptions?.messages);
         checkReplayContext(name);
@@ -262,9 +271,28 @@ export function createCallSettings<REQUEST_CONTEXT>(
     tools.set(name, guardTool(name, entry.tool));
   }
 
+  // The catalog and request tools of this call, by name (an always-on tool is not loaded).
+  const loadableNames = new Set(
+    [
+      ...catalogTools.map(([name]) => name),
+      ...(requestEntries ?? []).map((entry) => entry.descriptor.name),
+    ].filter((name) => !isMetaToolName(name) && !alwaysOnNames.includes(name)),
+  );
+  /**
+   * The SDK checks a step's tool calls (through this repair) before it runs any of them, so a
+   * call of a tool that a `load_tool` (or autoLoad `search_tools`) of the same step loads is
+   * refused before that load happens: its refusal says so, or the model would load the tool
+   * again. It is added for a catalog or request tool, and, with a filter, for every name but a
+   * meta-tool: the engine answers a filtered tool exactly as an unknown name, so must we.
+   */
+  const sameStepNote = (name: string): string =>
+    !isMetaToolName(name) && (binding.filtered || loadableNames.has(name))
+      ? ' If you loaded this tool in this same step, it could not be called yet: a tool can be called from the step after the one that loads it, so call it again now, without loading it again.'
+      : '';
+
   /** Refuses a call with the engine's message, which the SDK hands to the model as a tool error. */
   const refuse = (name: string, decision: GuardDecision): never => {
-    throw new Error(decision.message ?? `Tool "${name}" is not available.`);
+    throw new Error((decision.message ?? `Tool "${name}" is not available.`) + sameStepNote(name));
   };
 
   // The SDK hands the repair a call that names no active tool (NoSuchToolError) or has invalid

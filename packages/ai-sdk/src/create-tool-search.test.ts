@@ -1,4 +1,4 @@
-import type { LoadStateStore, ToolSearchEvent } from '@tool-search/core';
+import { createMemoryStore, type LoadStateStore, type ToolSearchEvent } from '@tool-search/core';
 import { createFakeClock } from '@tool-search/core/testing';
 import {
   convertToModelMessages,
@@ -1044,6 +1044,114 @@ describe('options forwarded to the engine', () => {
     expect(events).toContainEqual(
       expect.objectContaining({ type: 'evict', toolNames: ['getWeather'], reason: 'max-loaded-tools' }),
     );
+  });
+
+  // Loads getForecast, then getWeather; calls getForecast; loads send_email: past the cap of 2,
+  // the least recently used goes, which is getWeather only if the call counted as a use.
+  const loadLoadCallLoad = [
+    { toolCalls: [{ toolName: 'load_tool', input: { toolName: 'getForecast' } }] },
+    { toolCalls: [{ toolName: 'load_tool', input: { toolName: 'getWeather' } }] },
+    { toolCalls: [{ toolName: 'getForecast', input: { city: 'Rome' } }] },
+    { toolCalls: [{ toolName: 'load_tool', input: { toolName: 'send_email' } }] },
+    { text: 'ok' },
+  ];
+
+  for (const storage of ['in-memory', 'an asynchronous store', 'context'] as const) {
+    it(`maxLoadedTools counts a call as a use: the least recently called tool goes (${storage})`, async () => {
+      const clock = createFakeClock();
+      const memory = createMemoryStore({ clock });
+      // A store that answers every call with a promise, as a networked store does.
+      const asynchronous: LoadStateStore = {
+        get: async (threadId) => memory.get(threadId),
+        add: async (threadId, names) => memory.add(threadId, names),
+        remove: async (threadId, names) => memory.remove(threadId, names),
+        delete: async (threadId) => memory.delete(threadId),
+      };
+      const events: ToolSearchEvent[] = [];
+      const { tools, ran } = createCatalog();
+      const toolSearch = createToolSearch({
+        tools,
+        maxLoadedTools: 2,
+        clock,
+        storage: storage === 'an asynchronous store' ? asynchronous : storage,
+        onEvent: (event) => events.push(event),
+      });
+      const { model, toolsPerStep } = scriptedModel(loadLoadCallLoad);
+      await generateText({
+        model,
+        ...toolSearch.forCall({ threadId: 'recency' }),
+        stopWhen: isStepCount(6),
+        prompt: 'x',
+      });
+      expect(ran).toEqual([{ toolName: 'getForecast', input: { city: 'Rome' } }]);
+      expect(toolsPerStep().at(-1)).toEqual([...META, 'getForecast', 'send_email']);
+      expect(events).toContainEqual(
+        expect.objectContaining({ type: 'evict', toolNames: ['getWeather'], reason: 'max-loaded-tools' }),
+      );
+      // The allowed call is no denial.
+      expect(events.filter((event) => event.type === 'deny')).toEqual([]);
+      await toolSearch.dispose();
+      await memory.dispose();
+    });
+  }
+
+  it('maxLoadedTools counts a streaming tool’s call as a use, and the tool keeps streaming (streamText)', async () => {
+    const progress = tool({
+      description: 'Report progress of a long job.',
+      inputSchema: z.object({}),
+      async *execute() {
+        yield { percent: 50 };
+        yield { percent: 100 };
+      },
+    });
+    const { getWeather, send_email } = createCatalog().tools;
+    const toolSearch = createToolSearch({ tools: { progress, getWeather, send_email }, maxLoadedTools: 2 });
+    const { model, toolsPerStep } = scriptedModel([
+      { toolCalls: [{ toolName: 'load_tool', input: { toolNames: ['progress', 'getWeather'] } }] },
+      { toolCalls: [{ toolName: 'progress', input: {} }] },
+      { toolCalls: [{ toolName: 'load_tool', input: { toolName: 'send_email' } }] },
+      { text: 'done' },
+    ]);
+    const result = streamText({
+      model,
+      ...toolSearch.forCall({ threadId: 'streaming-use' }),
+      stopWhen: isStepCount(6),
+      prompt: 'x',
+    });
+    const outputs: Array<{ output: unknown; preliminary?: boolean }> = [];
+    for await (const part of result.fullStream) {
+      if (part.type === 'tool-result' && part.toolName === 'progress') {
+        outputs.push({ output: part.output, preliminary: part.preliminary });
+      }
+    }
+    expect(outputs).toEqual([
+      { output: { percent: 50 }, preliminary: true },
+      { output: { percent: 100 }, preliminary: true },
+      { output: { percent: 100 }, preliminary: undefined },
+    ]);
+    expect(toolsPerStep().at(-1)).toEqual([...META, 'progress', 'send_email']);
+  });
+
+  it('maxLoadedTools does not count a refused call as a use', async () => {
+    const events: ToolSearchEvent[] = [];
+    // getForecast stays loaded but is withheld from this call, so a call of it is refused.
+    const toolSearch = createToolSearch({
+      tools: createCatalog().tools,
+      maxLoadedTools: 2,
+      filter: ({ toolName, phase }) => !(toolName === 'getForecast' && phase === 'active'),
+      onEvent: (event) => events.push(event),
+    });
+    const { model } = scriptedModel(loadLoadCallLoad);
+    await generateText({
+      model,
+      ...toolSearch.forCall({ threadId: 'refused-use' }),
+      stopWhen: isStepCount(6),
+      prompt: 'x',
+    });
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'deny', toolName: 'getForecast', reason: 'filtered' }),
+    );
+    expect(await toolSearch.getLoadedToolNames('refused-use')).toEqual(['getWeather', 'send_email']);
   });
 
   it('ranker replaces the keyword ranker', async () => {
