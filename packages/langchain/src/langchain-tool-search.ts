@@ -32,6 +32,8 @@ export interface PreparedStep {
   readonly plan: StepPlan<LangChainTool>;
   /** The tools to bind, in order: meta-tools, the caller's own tools, provider tools, loaded tools. */
   readonly tools: BindableTool[];
+  /** The caller's own tools the step was planned with, by name (as they were when it was planned). */
+  readonly ownByName: ReadonlyMap<string, LangChainTool>;
 }
 
 export interface StepInput<TContext> {
@@ -46,15 +48,26 @@ export interface StepInput<TContext> {
 }
 
 /**
- * What a model call is offered besides the catalog, sorted once per tools array: LangChain hands
- * every model call the same array, so a step's work does not grow with the agent's tools, and
- * with includeResolvedTools the engine gets the same entries array (its index is never rebuilt).
+ * What a model call is offered besides the catalog, sorted once per tools array and contents:
+ * LangChain hands every model call the same array, so while its tools stay the same the step
+ * reuses this (and with includeResolvedTools the engine gets the same entries array: its index is
+ * never rebuilt). A caller may refill its array in place between calls (a middleware before this
+ * one, or a binder caller, reusing one array per session): the array is compared with the copy
+ * taken when it was sorted, tool by tool, and sorted again when any tool differs.
  */
 interface Offered {
-  readonly length: number;
+  /** The array's tools when it was sorted (a copy: the caller's array may change in place). */
+  readonly snapshot: readonly BindableTool[];
   readonly providerTools: readonly BindableTool[];
   readonly ownByName: ReadonlyMap<string, LangChainTool>;
   readonly entries: readonly CatalogEntry<LangChainTool>[];
+}
+
+/** True when both lists hold the same tools (by identity) in the same order. */
+function sameTools(a: readonly BindableTool[], b: readonly BindableTool[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
+  return true;
 }
 
 /** Loaded tools as bound, per tool: the same copy every step. */
@@ -167,14 +180,14 @@ export function createLangChainToolSearch<TContext>(options: ToolSearchOptions<T
   const offeredCache = new WeakMap<readonly BindableTool[], Offered>();
   const sortOffered = (tools: readonly BindableTool[]): Offered => {
     const cached = offeredCache.get(tools);
-    if (cached && cached.length === tools.length) return cached;
+    if (cached && sameTools(cached.snapshot, tools)) return cached;
     const own = tools.filter(
       (tool): tool is LangChainTool => isClientTool(tool) && metaByName.get(tool.name) !== tool,
     );
     const ownByName = new Map<string, LangChainTool>();
     for (const tool of own) if (!ownByName.has(tool.name)) ownByName.set(tool.name, tool);
     const offered: Offered = {
-      length: tools.length,
+      snapshot: [...tools],
       providerTools: tools.filter((tool) => !isClientTool(tool)),
       ownByName,
       entries: own.map(toCatalogEntry),
@@ -210,7 +223,12 @@ export function createLangChainToolSearch<TContext>(options: ToolSearchOptions<T
       else if (ownTool) head.push(ownTool);
     }
     // Provider tools go before the loaded ones, so a step's tool list stays a prefix of the next one's.
-    return { request, plan, tools: [...head, ...offered.providerTools, ...tail] };
+    return {
+      request,
+      plan,
+      tools: [...head, ...offered.providerTools, ...tail],
+      ownByName: offered.ownByName,
+    };
   }
 
   /**

@@ -3,6 +3,7 @@ import { tool } from '@langchain/core/tools';
 import { createHeldRanker } from '@tool-search/core/testing';
 import { fakeModel } from 'langchain';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { createCatalog, createExecutionLog, recordBoundTools, recordingTool } from './__fixtures__/tools';
 import { createToolSearchBinder, type ToolSearchBinder } from './tool-search-binder';
 import { toolSearchMiddleware } from './tool-search-middleware';
@@ -10,6 +11,22 @@ import { toolSearchMiddleware } from './tool-search-middleware';
 const META = ['search_tools', 'load_tool'];
 
 type Model = ReturnType<typeof fakeModel>;
+
+/** A promise to settle from outside: the test decides when a tool finishes (no sleeping). */
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open };
+}
+
+/** Lets pending promise callbacks and LangChain's callback handlers run. */
+async function flush() {
+  for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+const names = (tools: readonly unknown[]) => tools.map((entry) => (entry as { name: string }).name);
 
 /** A hand-written agent loop: bind, invoke, run the tool calls, repeat until the model answers. */
 async function runLoop(binder: ToolSearchBinder, model: Model, messages: BaseMessage[], threadId: string) {
@@ -209,5 +226,214 @@ describe('createToolSearchBinder in a hand-written loop', () => {
     held.answer([{ name: 'get_weather', description: 'weather', score: 1 }]);
     for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
     expect(await binder.getLoadedToolNames('abort')).toEqual([]);
+  });
+  it('a tools array refilled in place between bind() calls: each step binds, shows and guards what it holds then', async () => {
+    const log = createExecutionLog();
+    const readFile = recordingTool(log, 'read_file', 'Read a file');
+    const deleteFile = recordingTool(log, 'delete_file', 'Delete a file');
+    const binder = createToolSearchBinder({ tools: [] });
+    const deleteCall = new AIMessage({
+      content: '',
+      tool_calls: [{ id: 'c1', name: 'delete_file', args: {} }],
+    });
+    // One array per session, refilled for each request with what its user may use.
+    const ownTools = [deleteFile];
+
+    const admin = await binder.bind({ model: fakeModel(), threadId: 'admin', tools: ownTools });
+    expect(admin.visible).toEqual([...META, 'delete_file']);
+    ownTools.length = 0;
+    ownTools.push(readFile);
+    const guest = await binder.bind({ model: fakeModel(), threadId: 'guest', tools: ownTools });
+
+    expect(guest.visible).toEqual([...META, 'read_file']);
+    expect(names(guest.tools)).toEqual([...META, 'read_file']);
+    const [refused] = await guest.runToolCalls(deleteCall);
+    expect(refused).toMatchObject({ status: 'error', name: 'delete_file' });
+    expect(log.count('delete_file')).toBe(0);
+    // The step bound before the change keeps the tools it was planned with.
+    expect(names(admin.tools)).toEqual([...META, 'delete_file']);
+    const [ran] = await admin.runToolCalls(deleteCall);
+    expect(ran!.status).toBe('success');
+    expect(log.count('delete_file')).toBe(1);
+    // Refilled with the same tool again: bound again, and run.
+    ownTools[0] = deleteFile;
+    expect((await binder.bind({ model: fakeModel(), threadId: 'admin', tools: ownTools })).visible).toEqual([
+      ...META,
+      'delete_file',
+    ]);
+  });
+
+  it('alwaysOn is read once, when the binder is created: changing the array later changes nothing', async () => {
+    const log = createExecutionLog();
+    const readFile = recordingTool(log, 'read_file', 'Read a file');
+    const deleteFile = recordingTool(log, 'delete_file', 'Delete a file');
+    const alwaysOn = [readFile];
+    const binder = createToolSearchBinder({ tools: [], alwaysOn });
+    expect((await binder.bind({ model: fakeModel(), threadId: 'a' })).visible).toEqual([
+      ...META,
+      'read_file',
+    ]);
+
+    alwaysOn.push(deleteFile);
+    expect((await binder.bind({ model: fakeModel(), threadId: 'a' })).visible).toEqual([
+      ...META,
+      'read_file',
+    ]);
+    alwaysOn.length = 0;
+    alwaysOn.push(deleteFile);
+    const step = await binder.bind({ model: fakeModel(), threadId: 'a' });
+    expect(step.visible).toEqual([...META, 'read_file']);
+    const [refused] = await step.runToolCalls(
+      new AIMessage({ content: '', tool_calls: [{ id: 'c1', name: 'delete_file', args: {} }] }),
+    );
+    expect(refused!.status).toBe('error');
+    expect(log.count('delete_file')).toBe(0);
+    expect(() => createToolSearchBinder({ alwaysOn: readFile as never })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTIONS' }),
+    );
+  });
+
+  it('arguments the tool schema refuses: an error tool message the model can act on, and the loop goes on', async () => {
+    const ran: string[] = [];
+    const createTicket = tool(
+      async ({ title }) => {
+        ran.push('create_ticket');
+        return `ticket: ${title}`;
+      },
+      {
+        name: 'create_ticket',
+        description: 'Create a support ticket',
+        schema: z.object({ title: z.string() }),
+      },
+    );
+    const setPriority = tool(
+      async ({ level }) => {
+        ran.push('set_priority');
+        return `priority ${level}`;
+      },
+      {
+        name: 'set_priority',
+        description: 'Set a ticket priority',
+        schema: z.object({ level: z.number().int() }),
+      },
+    );
+    const binder = createToolSearchBinder({ tools: [createTicket, setPriority] });
+    const model = fakeModel()
+      .respondWithTools([{ name: 'load_tool', args: { toolNames: ['create_ticket', 'set_priority'] } }])
+      .respondWithTools([
+        { name: 'create_ticket', args: { title: 'Printer on fire' } },
+        { name: 'set_priority', args: { level: 'urgent' } }, // not a number
+      ])
+      .respond(new AIMessage('Filed. Which priority number?'));
+
+    const messages = await runLoop(
+      binder,
+      model,
+      [new HumanMessage('Urgent: the printer is on fire')],
+      'args',
+    );
+
+    expect(ran).toEqual(['create_ticket']);
+    const [, ticket, priority] = messages.filter((message): message is ToolMessage =>
+      ToolMessage.isInstance(message),
+    );
+    expect(ticket).toMatchObject({
+      name: 'create_ticket',
+      status: 'success',
+      content: 'ticket: Printer on fire',
+    });
+    expect(priority).toMatchObject({ name: 'set_priority', status: 'error' });
+    expect(priority!.tool_call_id).toBe((messages.at(-4) as AIMessage).tool_calls![1]!.id);
+    const content = String(priority!.content);
+    expect(content).toMatch(
+      /^Error invoking tool 'set_priority' with kwargs \{"level":"urgent"\} with error: /,
+    );
+    expect(content).toMatch(/with error: Error: Received tool input did not match expected schema\n/);
+    expect(content).toMatch(/expected number[\s\S]*level/);
+    expect(content).toMatch(/Please fix the error and try again\.$/);
+    expect(content).not.toMatch(/\bat \S+:\d+/); // no stack trace reaches the model
+    expect(messages.at(-1)!.text).toBe('Filed. Which priority number?');
+  });
+
+  it('runToolCalls, when a tool throws: waits for every call, then throws the first call’s error', async () => {
+    const log = createExecutionLog();
+    const slowGate = gate();
+    const finished: string[] = [];
+    const failing = (name: string, wait?: Promise<void>) =>
+      tool(
+        async () => {
+          await wait;
+          finished.push(name);
+          throw new Error(`${name} failed`);
+        },
+        { name, description: `The ${name} tool`, schema: { type: 'object', properties: {} } },
+      );
+    const slow = tool(
+      async () => {
+        await slowGate.opened;
+        finished.push('slow_report');
+        return 'report ready';
+      },
+      { name: 'slow_report', description: 'A slow report', schema: { type: 'object', properties: {} } },
+    );
+    const binder = createToolSearchBinder({
+      tools: [failing('first_failure', slowGate.opened), failing('quick_failure'), slow],
+      alwaysOn: [recordingTool(log, 'echo', 'Repeat text')],
+    });
+    await (await binder.bind({ model: fakeModel(), threadId: 't' })).runToolCall({
+      name: 'load_tool',
+      args: { toolNames: ['first_failure', 'quick_failure', 'slow_report'] },
+      id: 'load',
+    });
+    const step = await binder.bind({ model: fakeModel(), threadId: 't' });
+    const calls = ['echo', 'first_failure', 'quick_failure', 'slow_report'];
+    const response = new AIMessage({
+      content: '',
+      tool_calls: calls.map((name, index) => ({ id: `c${index}`, name, args: {} })),
+    });
+
+    let settled = false;
+    const outcome = step.runToolCalls(response).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    void outcome.then(() => {
+      settled = true;
+    });
+    await flush();
+    expect(finished).toEqual(['quick_failure']);
+    expect(settled).toBe(false); // quick_failure threw, but the other calls still run
+    slowGate.open();
+    const error = await outcome;
+    expect(finished).toEqual(['quick_failure', 'first_failure', 'slow_report']);
+    expect(error).toMatchObject({ message: 'first_failure failed' }); // the first in call order
+    expect(log.count('echo')).toBe(1);
+
+    // Each call's own outcome, when you want the others' results too.
+    const outcomes = await Promise.allSettled(
+      (response.tool_calls ?? []).map((call) => step.runToolCall(call)),
+    );
+    expect(outcomes.map((entry) => entry.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
+  });
+
+  it('runToolCalls with a run signal that aborts: rejects at once with its reason, even while a tool ignores it', async () => {
+    const never = gate();
+    const stubborn = tool(
+      async () => {
+        await never.opened; // never opened: this tool does not listen to the signal
+        return 'done';
+      },
+      { name: 'stubborn', description: 'A tool that ignores aborts', schema: z.string() },
+    );
+    const binder = createToolSearchBinder({ alwaysOn: [stubborn] });
+    const step = await binder.bind({ model: fakeModel(), threadId: 's' });
+    const controller = new AbortController();
+    const pending = step.runToolCalls(
+      new AIMessage({ content: '', tool_calls: [{ id: 'c1', name: 'stubborn', args: { input: 'x' } }] }),
+      { signal: controller.signal },
+    );
+    await flush();
+    controller.abort(new Error('the user left'));
+    await expect(pending).rejects.toThrow('the user left');
   });
 });

@@ -1,9 +1,9 @@
 import { AIMessage, type BaseMessage, type ToolCall, ToolMessage } from '@langchain/core/messages';
 import type { RunnableConfig } from '@langchain/core/runnables';
+import { ToolInputParsingException } from '@langchain/core/tools';
 import { optionsObject, ToolSearchError } from '@tool-search/core';
 import { type BindableTool, createLangChainToolSearch } from './langchain-tool-search';
 import type { LangChainTool, ToolSearchOptions, ToolSearchStateControls } from './options';
-import { isClientTool } from './to-catalog-entries';
 
 // biome-ignore lint/suspicious/noExplicitAny: bindTools' parameter types differ per chat model class.
 type BindToolsFunction = (tools: any[], kwargs?: any) => unknown;
@@ -14,7 +14,11 @@ export interface ToolBindingModel {
 }
 
 export interface ToolSearchBinderOptions<TContext = unknown> extends ToolSearchOptions<TContext> {
-  /** Your loop's own tools: sent on every step after the meta-tools (unless `bind()` is given `tools`). */
+  /**
+   * Your loop's own tools: sent on every step after the meta-tools (unless `bind()` is given
+   * `tools`). Read once, when the binder is created: changing the array later changes nothing
+   * (pass `bind({ tools })` for tools that change per step).
+   */
   readonly alwaysOn?: readonly BindableTool[];
 }
 
@@ -43,15 +47,26 @@ export interface BoundStep<TModel extends ToolBindingModel> {
   readonly visible: readonly string[];
   /** True when the load state could not be read: only meta-tools and own tools are bound. */
   readonly degraded: boolean;
-  /** May this tool run in this step? */
+  /**
+   * May this tool run in this step? The engine's check as a call is about to run (what
+   * `runToolCall` asks): an allowed call of a loaded tool counts as a use for `maxLoadedTools`,
+   * and a refusal emits a `deny` event. Ask it for a call you are about to run.
+   */
   guard(toolName: string): Promise<{ allowed: boolean; message?: string }>;
   /**
    * Runs one tool call of this step's response and answers with its tool message: meta-tools run
    * through the engine; a tool not visible in this step is not run (an error tool message says
-   * how to recover); errors a tool throws are thrown.
+   * how to recover); arguments that do not match the tool's schema are not run either (an error
+   * tool message says what is wrong, as LangChain's tool node writes it); errors a tool throws
+   * are thrown.
    */
   runToolCall(toolCall: ToolCall, config?: RunnableConfig): Promise<ToolMessage>;
-  /** Runs every tool call of an AI message (in parallel, as LangChain's tool node does); results in call order. */
+  /**
+   * Runs every tool call of an AI message (in parallel, as LangChain's tool node does); results in
+   * call order. When a tool throws, it waits for the other calls to finish, then throws the error
+   * of the first call (in call order) that threw; to keep the other calls' results, run each with
+   * `runToolCall` and `Promise.allSettled`.
+   */
   runToolCalls(message: AIMessage, config?: RunnableConfig): Promise<ToolMessage[]>;
 }
 
@@ -72,13 +87,47 @@ function toToolMessage(output: unknown, call: ToolCall, tool: LangChainTool): To
 }
 
 /**
+ * The tool message for a call whose arguments the tool's schema refused (LangChain's
+ * `ToolInputParsingException`, thrown before the tool runs): what LangChain's tool node writes
+ * for it (its `ToolInvocationError`), up to the stack trace, which is left out (it tells the model
+ * nothing and shows it file paths), so the model can correct the call.
+ */
+function invalidArgumentsMessage(call: ToolCall, error: ToolInputParsingException): ToolMessage {
+  return new ToolMessage({
+    content: `Error invoking tool '${call.name}' with kwargs ${JSON.stringify(call.args)} with error: ${String(error)}\n Please fix the error and try again.`,
+    tool_call_id: call.id ?? '',
+    name: call.name,
+    status: 'error',
+  });
+}
+
+/**
+ * `work`, or, as soon as `signal` aborts, a rejection with its reason: an aborted run does not
+ * wait for a tool that ignores the signal.
+ */
+function untilAborted<T>(signal: AbortSignal | undefined, work: Promise<T>): Promise<T> {
+  if (typeof signal?.addEventListener !== 'function') return work;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/**
  * Tool search for hand-written loops: each step, `bind()` returns the model bound with
  * `bindTools` to the tools visible in that step, and executors for the calls it makes.
  */
 export function createToolSearchBinder<TContext = unknown>(
   options: ToolSearchBinderOptions<TContext>,
 ): ToolSearchBinder<TContext> {
-  const { alwaysOn = [], ...searchOptions } = optionsObject(options, 'createToolSearchBinder');
+  const { alwaysOn: givenAlwaysOn, ...searchOptions } = optionsObject(options, 'createToolSearchBinder');
+  if (givenAlwaysOn !== undefined && givenAlwaysOn !== null && !Array.isArray(givenAlwaysOn)) {
+    throw new ToolSearchError('INVALID_OPTIONS', '`alwaysOn` must be an array of LangChain tools.');
+  }
+  // A copy: the binder's own tools are those given at creation, whatever later becomes of the array.
+  const alwaysOn: readonly BindableTool[] = [...(givenAlwaysOn ?? [])];
   const search = createLangChainToolSearch<TContext>(searchOptions);
 
   return {
@@ -91,21 +140,20 @@ export function createToolSearchBinder<TContext = unknown>(
       if (typeof model?.bindTools !== 'function') {
         throw new ToolSearchError('INVALID_OPTIONS', 'bind() needs a chat model with a `bindTools` method.');
       }
-      const own = input.tools ?? alwaysOn;
       const step = await search.prepareStep({
         threadId: input.threadId,
         requestContext: input.requestContext,
-        tools: own,
+        tools: input.tools ?? alwaysOn,
         messages: input.messages ?? [],
       });
-      const ownByName = new Map(own.filter(isClientTool).map((tool) => [tool.name, tool]));
 
       const runToolCall = async (call: ToolCall, config?: RunnableConfig) =>
         (await search.runToolCall(
           step.request,
           call,
           async (resolved) => {
-            const tool = resolved ?? ownByName.get(call.name);
+            // The step's own tools as they were planned: the caller's array may have changed since.
+            const tool = resolved ?? step.ownByName.get(call.name);
             if (!tool) {
               // The engine allowed a name this binder cannot execute: say so rather than guess.
               return new ToolMessage({
@@ -115,7 +163,17 @@ export function createToolSearchBinder<TContext = unknown>(
                 status: 'error',
               });
             }
-            const output = await tool.invoke({ ...call, type: 'tool_call' }, config);
+            let output: unknown;
+            try {
+              output = await tool.invoke({ ...call, type: 'tool_call' }, config);
+            } catch (error) {
+              // The model's arguments did not match the tool's schema: a mistake the model can
+              // fix, answered as LangChain's tool node answers it. `instanceof`, as LangChain
+              // itself checks it (the class has no brand), holds with the single @langchain/core
+              // a peer dependency gives. Anything else the tool throws reaches the caller.
+              if (error instanceof ToolInputParsingException) return invalidArgumentsMessage(call, error);
+              throw error;
+            }
             return toToolMessage(output, call, tool);
           },
           config?.signal,
@@ -135,7 +193,16 @@ export function createToolSearchBinder<TContext = unknown>(
               'runToolCalls() needs the AI message the bound model returned.',
             );
           }
-          return Promise.all((message.tool_calls ?? []).map((call) => runToolCall(call, config)));
+          // Every call settles before an error is thrown: no call is still running when the
+          // caller sees the error, and the error is the first call's, not the fastest one's.
+          // An aborted run's signal still ends the wait at once.
+          const outcomes = await untilAborted(
+            config?.signal,
+            Promise.allSettled((message.tool_calls ?? []).map((call) => runToolCall(call, config))),
+          );
+          const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+          if (failed) throw failed.reason;
+          return outcomes.map((outcome) => (outcome as PromiseFulfilledResult<ToolMessage>).value);
         },
       };
     },

@@ -26,6 +26,7 @@ import {
   recordBoundTools,
   recordingTool,
 } from './__fixtures__/tools';
+import type { LangChainTool } from './options';
 import { toolSearchMiddleware } from './tool-search-middleware';
 
 const META = ['search_tools', 'load_tool'];
@@ -902,6 +903,47 @@ describe('toolSearchMiddleware with createAgent', () => {
       expect(answer.content).toMatch(/not available/);
       expect(events).toContainEqual(expect.objectContaining({ type: 'deny', toolName: 'lookup_order' }));
     });
+  });
+
+  it('a middleware before it that refills one tools array for every model call: each call is sent and guarded with the tools it holds then', async () => {
+    const log = createExecutionLog();
+    const readFile = recordingTool(log, 'read_file', 'Read a file');
+    const deleteFile = recordingTool(log, 'delete_file', 'Delete a file');
+    const perCall: LangChainTool[] = []; // one array, refilled in place per model call
+    const roleTools = createMiddleware({
+      name: 'RoleTools',
+      wrapModelCall: (request, handler) => {
+        perCall.length = 0;
+        perCall.push((request.runtime.context as { role: string }).role === 'admin' ? deleteFile : readFile);
+        return handler({ ...request, tools: perCall });
+      },
+      wrapToolCall: (request, handler) => {
+        const added = [readFile, deleteFile].find((candidate) => candidate.name === request.toolCall.name);
+        return handler(added ? { ...request, tool: added } : request);
+      },
+    });
+    const model = fakeModel()
+      .respondWithTools([{ name: 'delete_file', args: {} }])
+      .respond(new AIMessage('deleted'))
+      .respondWithTools([{ name: 'delete_file', args: {} }])
+      .respond(new AIMessage('could not delete'));
+    const bound = recordBoundTools(model);
+    const agent = createAgent({ model, middleware: [roleTools, toolSearchMiddleware({ tools: [] })] });
+
+    const admin = await agent.invoke(ask('delete it'), { context: { role: 'admin' } });
+    expect(lastToolMessage(admin.messages, 'delete_file').status).toBe('success');
+    const guest = await agent.invoke(ask('delete it'), { context: { role: 'guest' } });
+
+    expect(bound).toEqual([
+      [...META, 'delete_file'],
+      [...META, 'delete_file'],
+      [...META, 'read_file'],
+      [...META, 'read_file'],
+    ]);
+    const refused = lastToolMessage(guest.messages, 'delete_file');
+    expect(refused.status).toBe('error');
+    expect(refused.content).toMatch(/not available/);
+    expect(log.count('delete_file')).toBe(1); // the admin's call only
   });
 
   it('an agent tool named like a meta-tool never replaces the meta-tool', async () => {
