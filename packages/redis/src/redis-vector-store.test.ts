@@ -435,6 +435,8 @@ describe('createRedisVectorStore behind createStoredEmbedder and the hybrid rank
     const sent: (string | Buffer)[][] = [];
     const embedder: Embedder = {
       id: 'api:model-1',
+      // Declared, so a start whose store keeps every tool text sends none (see createStoredEmbedder).
+      dimensions: 3,
       async embed(texts) {
         sent.push([...texts]);
         return texts.map((text) => [text.length, text.charCodeAt(0), /weather/.test(text) ? 5 : 0.1]);

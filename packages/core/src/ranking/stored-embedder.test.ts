@@ -3,7 +3,7 @@ import { createFakeClock } from '../clock';
 import { ToolSearchError } from '../errors';
 import type { SearchResult, ToolDescriptor } from '../types';
 import type { Embedder, EmbeddingVector } from './embedder';
-import { createHybridRanker } from './hybrid-ranker';
+import { createHybridRanker, defaultToolText } from './hybrid-ranker';
 import { createStoredEmbedder } from './stored-embedder';
 import { createMemoryVectorStore, type VectorStore } from './vector-store';
 
@@ -62,11 +62,59 @@ describe('createStoredEmbedder', () => {
     expect(first.calls).toEqual([['alpha', 'beta']]);
     expect(asArrays(vectors)).toEqual([textVector('alpha'), textVector('beta')]);
 
-    // A new process: a new embedder over the same store.
-    const second = recordingEmbedder();
+    // A new process: a new embedder over the same store. It declares its length: nothing is sent.
+    const second = recordingEmbedder({ dimensions: 4 });
     const again = await createStoredEmbedder({ embedder: second.embedder, store }).embed(['beta', 'alpha']);
     expect(second.calls).toEqual([]);
     expect(asArrays(again)).toEqual([float32(textVector('beta')), float32(textVector('alpha'))]);
+
+    // An embedder that does not declare its length is sent one text, to learn it.
+    const third = recordingEmbedder();
+    const learnt = await createStoredEmbedder({ embedder: third.embedder, store }).embed(['beta', 'alpha']);
+    expect(third.calls).toEqual([['beta']]);
+    expect(asArrays(learnt)).toEqual([textVector('beta'), float32(textVector('alpha'))]);
+  });
+
+  it('learns the length from one text when the store keeps every text: a model changed under the same id is caught', async () => {
+    const store = createMemoryVectorStore();
+    // An earlier process, with a model of 3 values per vector.
+    await createStoredEmbedder({ embedder: recordingEmbedder({ length: 3 }).embedder, store }).embed([
+      'a',
+      'b',
+      'c',
+    ]);
+    // Now the model under the same id gives 5, and declares no length.
+    const errors: ToolSearchError[] = [];
+    const { embedder, calls } = recordingEmbedder({ length: 5 });
+    const stored = createStoredEmbedder({
+      embedder,
+      store,
+      onError: (error) => errors.push(error as ToolSearchError),
+    });
+    const vectors = await stored.embed(['a', 'b', 'c']);
+    expect(calls).toEqual([['a'], ['b', 'c']]);
+    expect(asArrays(vectors)).toEqual(['a', 'b', 'c'].map((text) => textVector(text, 5)));
+    expect(errors.map((error) => error.code)).toEqual(['INVALID_OPTIONS']);
+    // Replaced in the store: the next process is sent nothing but its one text.
+    const next = recordingEmbedder({ length: 5 });
+    await createStoredEmbedder({ embedder: next.embedder, store }).embed(['a', 'b', 'c']);
+    expect(next.calls).toEqual([['a']]);
+
+    // Through the hybrid ranker: every tool text kept at the old length, and no length error.
+    const catalog: ToolDescriptor[] = [
+      { name: 'get_forecast', description: 'Weather for a city.' },
+      { name: 'send_email', description: 'Sends mail.' },
+    ];
+    const shared = createMemoryVectorStore();
+    const old = recordingEmbedder({ length: 3 });
+    await createStoredEmbedder({ embedder: old.embedder, store: shared }).embed(catalog.map(defaultToolText));
+    const rankerErrors: unknown[] = [];
+    const ranker = createHybridRanker({
+      embedder: createStoredEmbedder({ embedder: recordingEmbedder({ length: 5 }).embedder, store: shared }),
+      onError: (error) => rankerErrors.push(error),
+    })(catalog);
+    for (const query of ['weather in Oslo', 'mail to Ann']) await ranker.search(query);
+    expect(rankerErrors).toEqual([]);
   });
 
   it('sends only the texts the store does not keep, each once, and answers in order', async () => {
@@ -181,7 +229,7 @@ describe('createStoredEmbedder', () => {
   it('bounds no store call when timeoutMs is above the largest timer delay (2^31 ms)', async () => {
     const clock = createFakeClock();
     const errors: unknown[] = [];
-    const { embedder, calls } = recordingEmbedder();
+    const { embedder, calls } = recordingEmbedder({ dimensions: 4 });
     let answer: () => void = () => {};
     const answered = new Promise<void>((resolve) => {
       answer = resolve;
@@ -354,7 +402,7 @@ describe('createStoredEmbedder', () => {
     const store = createMemoryVectorStore();
     const texts = ['__proto__', 'constructor', '', 'ünïcödé 🧰', 'x'.repeat(100_000)];
     await createStoredEmbedder({ embedder: recordingEmbedder().embedder, store }).embed(texts);
-    const { embedder, calls } = recordingEmbedder();
+    const { embedder, calls } = recordingEmbedder({ dimensions: 4 });
     const vectors = await createStoredEmbedder({ embedder, store }).embed(texts);
     expect(calls).toEqual([]);
     expect(asArrays(vectors)).toEqual(texts.map((text) => float32(textVector(text))));
@@ -404,7 +452,7 @@ describe('createStoredEmbedder with the hybrid ranker', () => {
     expect(first.calls).toHaveLength(1);
     expect(first.calls[0]).toHaveLength(3);
 
-    const second = recordingEmbedder();
+    const second = recordingEmbedder({ dimensions: 4 });
     const secondRanker = createHybridRanker({
       embedder: createStoredEmbedder({ embedder: second.embedder, store }),
     })(tools);

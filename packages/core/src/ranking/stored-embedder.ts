@@ -98,7 +98,8 @@ async function bounded<T>(
  * An {@link Embedder} that keeps another's vectors in a {@link VectorStore}, so that a
  * catalog's tool texts go to an embedding API once, not at every start or cold start of the
  * process. `embed` reads the store for its texts, sends only those it does not keep to the
- * embedder, and keeps what comes back. Requests are not kept (each is new, and a store full of
+ * embedder (and, while the length of the embedder's vectors is not known, at least one, to
+ * learn it), and keeps what comes back. Requests are not kept (each is new, and a store full of
  * them would only grow): `embedQueries` goes straight to the embedder, as does `embedWords`.
  * The `id` and `dimensions` are the embedder's.
  *
@@ -224,13 +225,18 @@ export function createStoredEmbedder(options: StoredEmbedderOptions): Embedder {
     const known = dimensions !== undefined;
     const kept = await read(distinct);
     let missing = distinct.filter((text) => !kept.has(text));
+    // While the embedder's length is not known, one text is embedded to learn it, even when the
+    // store keeps them all: vectors kept under this id by a model of another length (changed
+    // under the same id) would otherwise be served, and fail every search.
+    if (!known && missing.length === 0) missing = distinct.slice(0, 1);
     if (missing.length > 0) {
       let vectors = await embedMissing(missing);
       // The embedder has just told the length: kept vectors of another length are embedded too.
+      const asked = new Set(missing);
       const stale =
         known || dimensions === undefined
           ? []
-          : [...kept].filter(([, vector]) => vector.length !== dimensions);
+          : [...kept].filter(([text, vector]) => vector.length !== dimensions && !asked.has(text));
       if (stale.length > 0) {
         report(unfitError(stale.length));
         const staleTexts = stale.map(([text]) => text);
