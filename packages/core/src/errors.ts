@@ -45,3 +45,24 @@ export function optionsObject<T extends object>(options: T | null | undefined, t
   }
   return options;
 }
+
+/**
+ * A size option (how many entries a cache or store keeps): a whole number ≥ 0, or `Infinity`
+ * for no bound; `fallback` when not given. Anything else (a fraction, a negative number, `NaN`,
+ * a string) throws `INVALID_OPTIONS` naming the option: a fraction such as `tools.length * 1.5`
+ * left one slot of a cache half made.
+ */
+export function sizeOption(value: unknown, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (
+    typeof value !== 'number' ||
+    !(value >= 0) ||
+    !(Number.isInteger(value) || value === Number.POSITIVE_INFINITY)
+  ) {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      `${name} must be a whole number ≥ 0 (or Infinity), got ${String(value)}`,
+    );
+  }
+  return value;
+}

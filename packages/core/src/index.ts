@@ -12,7 +12,7 @@ export {
 export { withoutDeferLoading } from './defer-loading';
 export { createToolSearchEngine, DEFAULT_THREAD_ID, normalizeThreadId } from './engine';
 export type { ToolSearchErrorCode } from './errors';
-export { optionsObject, ToolSearchError } from './errors';
+export { optionsObject, sizeOption, ToolSearchError } from './errors';
 export type { MemoryStore, MemoryStoreEvictReason, MemoryStoreOptions } from './memory-store';
 export { createMemoryStore } from './memory-store';
 export type { MetaToolOptions } from './meta-tools';

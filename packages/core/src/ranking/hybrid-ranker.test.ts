@@ -644,6 +644,13 @@ describe('createHybridRanker', () => {
     invalid(() => createHybridRanker({ embedder: conceptEmbedder(), weight: 2 }), 'INVALID_OPTIONS');
     invalid(() => createHybridRanker({ embedder: conceptEmbedder(), weight: Number.NaN }), 'INVALID_OPTIONS');
     invalid(() => createHybridRanker({ embedder: conceptEmbedder(), similarityFloor: 1 }), 'INVALID_OPTIONS');
+    // A fraction (tools.length * 1.5, say) left one cached row without its scale: never similar.
+    for (const cacheSize of [15.5, -1, Number.NaN, '8' as unknown as number]) {
+      invalid(() => createHybridRanker({ embedder: conceptEmbedder(), cacheSize }), 'INVALID_OPTIONS');
+    }
+    expect(() =>
+      createHybridRanker({ embedder: conceptEmbedder(), cacheSize: Number.POSITIVE_INFINITY }),
+    ).not.toThrow();
     for (const feedback of [-0.1, 1.5, Number.NaN, '0.3' as never]) {
       invalid(() => createHybridRanker({ embedder: conceptEmbedder(), feedback }), 'INVALID_OPTIONS');
     }

@@ -1,5 +1,5 @@
 import { clockOption, settleWithin, timeoutOption } from '../clock';
-import { ToolSearchError } from '../errors';
+import { sizeOption, ToolSearchError } from '../errors';
 import { safeListener } from '../listener';
 import type {
   Clock,
@@ -464,10 +464,7 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
   }
   /** Rescales a cosine from floor..1 to 0..1. */
   const similarityScale = 1 / (1 - floor);
-  const cacheSize = options.cacheSize ?? DEFAULT_CACHE_SIZE;
-  if (typeof cacheSize !== 'number' || !(cacheSize >= 0)) {
-    throw new ToolSearchError('INVALID_OPTIONS', `cacheSize must be a number ≥ 0, got ${String(cacheSize)}`);
-  }
+  const cacheSize = sizeOption(options.cacheSize, 'cacheSize', DEFAULT_CACHE_SIZE);
   const timeoutMs = timeoutOption(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS);
   const clock = clockOption(options.clock, 'createHybridRanker');
   if (options.lexical !== undefined && options.lexical !== null && typeof options.lexical !== 'function') {

@@ -24,10 +24,13 @@ describe('createMemoryVectorStore', () => {
     expect(store.get('a', ['one'])).toEqual([undefined]);
   });
 
-  it('rejects a capacity that is not a number ≥ 0, and calls that are not (string, array)', () => {
-    for (const capacity of [-1, Number.NaN, '10' as unknown as number]) {
+  it('rejects a capacity that is not a whole number ≥ 0, and calls that are not (string, array)', () => {
+    for (const capacity of [-1, Number.NaN, 2.5, '10' as unknown as number]) {
       expect(() => createMemoryVectorStore({ capacity })).toThrow(ToolSearchError);
     }
+    expect(createMemoryVectorStore({ capacity: Number.POSITIVE_INFINITY }).get('a', ['one'])).toEqual([
+      undefined,
+    ]);
     expect(() => createMemoryVectorStore('big' as never)).toThrow(/takes an options object, got string/);
     expect(createMemoryVectorStore(null).get('a', ['one'])).toEqual([undefined]);
     const store = createMemoryVectorStore();

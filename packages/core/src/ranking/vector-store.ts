@@ -1,4 +1,4 @@
-import { optionsObject, ToolSearchError } from '../errors';
+import { optionsObject, sizeOption, ToolSearchError } from '../errors';
 import type { MaybePromise } from '../types';
 import type { EmbeddingVector } from './embedder';
 
@@ -46,10 +46,7 @@ const keyOf = (namespace: string, text: string): string => `${namespace.length}:
  */
 export function createMemoryVectorStore(given?: MemoryVectorStoreOptions | null): MemoryVectorStore {
   const options = optionsObject(given, 'createMemoryVectorStore');
-  const capacity = options.capacity ?? DEFAULT_CAPACITY;
-  if (typeof capacity !== 'number' || !(capacity >= 0)) {
-    throw new ToolSearchError('INVALID_OPTIONS', `capacity must be a number ≥ 0, got ${String(capacity)}`);
-  }
+  const capacity = sizeOption(options.capacity, 'capacity', DEFAULT_CAPACITY);
   const vectors = new Map<string, Float32Array>();
   return {
     get(namespace, texts) {
