@@ -832,6 +832,41 @@ describe('tool names', () => {
     expect(reported[0]!.message).toMatch(/also one of the agent's own tools.*saves nothing/);
   });
 
+  it("never offers in search a catalog or request tool named like one of the agent's own tools (the agent's runs)", async () => {
+    const { engine, eventsOf } = harness();
+    const own = entry('getWeather', { owner: 'agent', description: 'Reads the office thermometer.' });
+    const clock = entry('getTime', { owner: 'agent', description: 'The time on the office clock.' });
+    const request = engine.startRequest({
+      threadId: 't',
+      alwaysOn: [own, clock, 'send_email'],
+      requestTools: [entry('getTime', { description: 'The time in any time zone (mcp).' }), entry('mcp_ok')],
+    });
+    await request.prepareStep();
+    const found = await request.searchTools({ query: 'weather time zone getTime getWeather send email' });
+    const names = found.results.map((result) => result.name);
+    expect(names).not.toContain('getWeather');
+    expect(names).not.toContain('getTime');
+    // A catalog tool kept on by its name is that tool: still found.
+    expect(names).toContain('send_email');
+    const listing = await request.catalogInstructions();
+    expect(listing).not.toMatch(/getTime|getWeather/);
+    expect(await request.loadTool({ toolName: 'getTime' })).toMatchObject({
+      success: true,
+      alreadyLoaded: ['getTime'],
+    });
+    expect(request.resolve('getTime')).toBe(clock);
+    expect(eventsOf('tool-rejected').map((event) => [event.toolName, event.reason])).toEqual([
+      ['getWeather', 'duplicate-name'],
+      ['getTime', 'duplicate-name'],
+    ]);
+    // The same tool object given as the agent's and as a request tool is no clash.
+    const shared = entry('mcp_shared');
+    const same = engine.startRequest({ alwaysOn: [shared], requestTools: [{ ...shared }] });
+    expect((await same.searchTools({ query: 'mcp_shared' })).results.map((result) => result.name)).toEqual([
+      'mcp_shared',
+    ]);
+  });
+
   it('keeps a catalog tool on by one of its aliases under its canonical name, the filter asked by that name', async () => {
     const filter = vi.fn<ToolFilter<FakeTool, { user?: string }>>(
       ({ toolName }) => toolName !== 'send_email',

@@ -627,6 +627,30 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       }
     }
     const alwaysOnNames = new Set(alwaysOn.map((item) => item.name));
+    const alwaysOnByName = new Map(alwaysOn.map((item) => [item.name, item]));
+    /**
+     * A catalog tool named like one of the agent's own tools, and not that tool: the agent's
+     * tool is the one sent and run under the name, so search never offers the other (its
+     * description would describe a tool the model cannot get).
+     */
+    const shadowedByOwn = (entry: CatalogEntry<TTool>): boolean => {
+      const own = alwaysOnByName.get(entry.descriptor.name);
+      return (
+        own !== undefined && own.entry !== entry && (own.entry === undefined || own.entry.tool !== entry.tool)
+      );
+    };
+    for (const item of alwaysOn) {
+      const other = requestCatalog?.byName(item.name);
+      if (other === undefined || !shadowedByOwn(other)) continue;
+      emit({
+        type: 'tool-rejected',
+        threadId,
+        time: now(),
+        toolName: item.name,
+        reason: 'duplicate-name',
+        message: `The request tool "${item.name}" has the name of one of the agent's own tools, which is the one sent and run under that name: it was left out of search.`,
+      });
+    }
 
     /**
      * A canonical name only (request tools win over static ones): how names the engine itself
@@ -861,7 +885,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
         const found: { result: SearchResult; entry: CatalogEntry<TTool> }[] = [];
         for (const result of raw) {
           const entry = lookupExact(result.name);
-          if (entry === undefined || seen.has(entry)) continue;
+          if (entry === undefined || seen.has(entry) || shadowedByOwn(entry)) continue;
           seen.add(entry);
           found.push({ result, entry });
         }
@@ -1217,7 +1241,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
             ? staticCatalog.entries.filter((entry) => !requestCatalog.byName(entry.descriptor.name))
             : staticCatalog.entries),
           ...(requestCatalog?.entries ?? []),
-        ];
+        ].filter((entry) => !shadowedByOwn(entry));
         const checks = await Promise.all(
           entries.map(async (entry) => (await entryAllowed(entry, 'search')) && entryAllowed(entry, 'load')),
         );
