@@ -1,3 +1,4 @@
+export { abortable } from './abortable';
 export type { RejectedToolReason } from './catalog';
 export { isWellFormedText } from './catalog';
 export { MAX_TIMER_DELAY_MS, systemClock } from './clock';

@@ -1,7 +1,7 @@
 import { AIMessage, type BaseMessage, type ToolCall, ToolMessage } from '@langchain/core/messages';
 import type { RunnableConfig } from '@langchain/core/runnables';
 import { ToolInputParsingException } from '@langchain/core/tools';
-import { optionsObject, ToolSearchError } from '@tool-search/core';
+import { abortable, optionsObject, ToolSearchError } from '@tool-search/core';
 import { type BindableTool, createLangChainToolSearch } from './langchain-tool-search';
 import type { LangChainTool, ToolSearchOptions, ToolSearchStateControls } from './options';
 
@@ -102,20 +102,6 @@ function invalidArgumentsMessage(call: ToolCall, error: ToolInputParsingExceptio
 }
 
 /**
- * `work`, or, as soon as `signal` aborts, a rejection with its reason: an aborted run does not
- * wait for a tool that ignores the signal.
- */
-function untilAborted<T>(signal: AbortSignal | undefined, work: Promise<T>): Promise<T> {
-  if (typeof signal?.addEventListener !== 'function') return work;
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
-
-/**
  * Tool search for hand-written loops: each step, `bind()` returns the model bound with
  * `bindTools` to the tools visible in that step, and executors for the calls it makes.
  */
@@ -196,8 +182,7 @@ export function createToolSearchBinder<TContext = unknown>(
           // Every call settles before an error is thrown: no call is still running when the
           // caller sees the error, and the error is the first call's, not the fastest one's.
           // An aborted run's signal still ends the wait at once.
-          const outcomes = await untilAborted(
-            config?.signal,
+          const outcomes = await abortable(config?.signal, () =>
             Promise.allSettled((message.tool_calls ?? []).map((call) => runToolCall(call, config))),
           );
           const failed = outcomes.find((outcome) => outcome.status === 'rejected');

@@ -972,6 +972,48 @@ describe('ToolSearchProcessor', () => {
   });
 
   for (const mode of ['generate', 'stream'] as const) {
+    it(`${mode}: aborting the run while the step waits on a filter that never answers ends it at once, before the model`, async () => {
+      let asked!: () => void;
+      const filterAsked = new Promise<void>((resolve) => {
+        asked = resolve;
+      });
+      const processor = new ToolSearchProcessor({
+        tools: sampleTools(),
+        // No bound: without the run's signal the step would wait for ever.
+        filterTimeoutMs: Number.POSITIVE_INFINITY,
+        filter: ({ phase }) => {
+          if (phase !== 'active') return true;
+          asked();
+          return new Promise<boolean>(() => {});
+        },
+      });
+      const clock = createTool({
+        id: 'clock',
+        description: 'The time',
+        inputSchema: z.object({}),
+        execute: async () => ({ time: '12:00' }),
+      });
+      const { agent, steps } = createAgent({
+        processors: [processor],
+        tools: { clock },
+        script: [say('hi')],
+      });
+      const controller = new AbortController();
+      const outcome = run(agent, mode, 'go', {
+        abortSignal: controller.signal,
+        requestContext: threadContext(`abort-step-${mode}`),
+      }).then(
+        (result) => ({ settled: 'resolved' as const, result }),
+        (error: unknown) => ({ settled: 'rejected' as const, error }),
+      );
+      await filterAsked;
+      controller.abort(new Error('the user left'));
+      const settled = await outcome;
+      expect(settled.settled === 'rejected' || settled.result.toolRuns.length === 0).toBe(true);
+      expect(steps).toHaveLength(0);
+      processor.dispose();
+    });
+
     it(`${mode}: aborting the run while search_tools waits on a slow ranker ends it at once, and nothing is loaded afterwards`, async () => {
       const events: ToolSearchEvent[] = [];
       const held = createHeldRanker();

@@ -2,6 +2,7 @@ import type { ProcessInputStepArgs, Processor } from '@mastra/core/processors';
 import type { RequestContext } from '@mastra/core/request-context';
 import type { Tool } from '@mastra/core/tools';
 import {
+  abortable,
   type CatalogEntry,
   type Clock,
   createToolSearchEngine,
@@ -217,8 +218,16 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
     });
   }
 
-  /** Sends the meta-tools, the agent's tools and the loaded tools for this step. */
-  async processInputStep(args: ProcessInputStepArgs): Promise<{ tools: Record<string, unknown> }> {
+  /**
+   * Sends the meta-tools, the agent's tools and the loaded tools for this step. When the run's
+   * `abortSignal` aborts while a slow store, filter or ranker is consulted, the step ends at
+   * once with the signal's reason (not after `storeTimeoutMs` or `filterTimeoutMs`).
+   */
+  processInputStep(args: ProcessInputStepArgs): Promise<{ tools: Record<string, unknown> }> {
+    return abortable(args.abortSignal ?? undefined, () => this.#prepareStep(args));
+  }
+
+  async #prepareStep(args: ProcessInputStepArgs): Promise<{ tools: Record<string, unknown> }> {
     const runState = this.#runFor(args);
     // Before prepareStep, and with the request of the previous step: the guard judges the calls
     // against the step they were made in.
