@@ -137,9 +137,122 @@ describe('createAiSdkEmbedder', () => {
     expect((await embedder.embed(['rain']))[0]).toEqual(Float32Array.from(vectorOf('rain')));
   });
 
+  it('returns a vector it cannot use but does not keep it: the next call asks the model again', async () => {
+    // One bad answer per text (empty, a value not finite, shorter than the rest of the batch),
+    // then the provider recovers.
+    const broken = new Map<string, number[]>([
+      ['rain', []],
+      ['euros', [Number.NaN, 0, 0, 0.01]],
+      ['mail', [0, 1]],
+      ['forecast', [Number.POSITIVE_INFINITY, 0, 0, 0.01]],
+    ]);
+    const model = new MockEmbeddingModelV4({
+      provider: 'mock-provider',
+      modelId: 'mock-embedding',
+      maxEmbeddingsPerCall: 100,
+      doEmbed: async ({ values }) => {
+        const embeddings = values.map((value) => broken.get(String(value)) ?? vectorOf(String(value)));
+        broken.clear();
+        return { embeddings, warnings: [] };
+      },
+    });
+    const embedder = createAiSdkEmbedder({ model });
+    const texts = ['rain', 'euros', 'mail', 'forecast', 'weather', 'money'];
+    const first = await embedder.embed(texts);
+    expect(first.map((vector) => vector.length)).toEqual([0, 4, 2, 4, 4, 4]);
+    expect(Number.isNaN(first[1]![0])).toBe(true);
+    // The broken ones are asked for again (and now kept); the good ones came from the cache.
+    expect(await embedder.embed(texts)).toEqual(texts.map((text) => Float32Array.from(vectorOf(text))));
+    expect(model.doEmbedCalls.map((call) => call.values)).toEqual([
+      texts,
+      ['rain', 'euros', 'mail', 'forecast'],
+    ]);
+    await embedder.embed(texts);
+    expect(model.doEmbedCalls).toHaveLength(2);
+  });
+
+  it('does not keep vectors of another length than the declared dimensions', async () => {
+    let ignoresDimensions = true; // a provider that answers one call at full length
+    const model = new MockEmbeddingModelV4({
+      provider: 'mock-provider',
+      modelId: 'mock-embedding',
+      maxEmbeddingsPerCall: 100,
+      doEmbed: async ({ values }) => {
+        const embeddings = values.map((value) => {
+          const vector = vectorOf(String(value));
+          return ignoresDimensions ? [...vector, 0] : vector;
+        });
+        ignoresDimensions = false;
+        return { embeddings, warnings: [] };
+      },
+    });
+    const embedder = createAiSdkEmbedder({ model, dimensions: 4 });
+    expect((await embedder.embed(['rain', 'euros'])).map((vector) => vector.length)).toEqual([5, 5]);
+    expect((await embedder.embed(['rain', 'euros'])).map((vector) => vector.length)).toEqual([4, 4]);
+    await embedder.embed(['rain', 'euros']);
+    expect(model.doEmbedCalls).toHaveLength(2);
+  });
+
+  it('lets the ranker fuse again after one broken vector: it is reported once, not kept for good', async () => {
+    let glitch = true; // the provider answers one call with an empty vector, then recovers
+    const model = new MockEmbeddingModelV4({
+      provider: 'mock-provider',
+      modelId: 'mock-embedding',
+      maxEmbeddingsPerCall: 100,
+      doEmbed: async ({ values }) => {
+        const embeddings = values.map((value, index) =>
+          glitch && index === 0 ? [] : vectorOf(String(value)),
+        );
+        glitch = false;
+        return { embeddings, warnings: [] };
+      },
+    });
+    const errors: unknown[] = [];
+    const ranker = createHybridRanker({
+      embedder: createAiSdkEmbedder({ model }),
+      weight: 0.5,
+      timeoutMs: Number.POSITIVE_INFINITY,
+      onError: (error) => errors.push(error),
+    })(tools);
+    // "drizzle" is in no tool: only the embedding (on the rain axis) finds the forecast.
+    const search = async () =>
+      (await ranker.search('will rain drizzle?', { topK: 1 })).map((result) => result.name);
+    await search();
+    expect(errors).toHaveLength(1);
+    expect(await search()).toEqual(['get_forecast']);
+    expect(await search()).toEqual(['get_forecast']);
+    expect(errors).toHaveLength(1);
+  });
+
+  it('names providerOptions in the default id (they can change the vectors), whatever the order of their keys', () => {
+    const model = mockModel();
+    const plain = createAiSdkEmbedder({ model }).id;
+    const asDocuments = createAiSdkEmbedder({
+      model,
+      providerOptions: { cohere: { inputType: 'search_document', truncate: 'END' } },
+    }).id;
+    const shorter = createAiSdkEmbedder({ model, providerOptions: { openai: { dimensions: 256 } } }).id;
+    expect(plain).toBe('ai-sdk:mock-provider:mock-embedding');
+    expect(asDocuments).toMatch(/^ai-sdk:mock-provider:mock-embedding:providerOptions=[0-9a-f]{8}$/);
+    expect(new Set([plain, asDocuments, shorter]).size).toBe(3);
+    // The same settings in another order, and the requests' own options, keep the id.
+    expect(
+      createAiSdkEmbedder({
+        model,
+        providerOptions: { cohere: { truncate: 'END', inputType: 'search_document' } },
+        queryProviderOptions: { cohere: { inputType: 'search_query' } },
+      }).id,
+    ).toBe(asDocuments);
+    expect(createAiSdkEmbedder({ model, providerOptions: {} }).id).toBe(plain);
+    expect(
+      createAiSdkEmbedder({ model, dimensions: 4, providerOptions: { openai: { user: 'a' } } }).id,
+    ).toMatch(/^ai-sdk:mock-provider:mock-embedding:4:providerOptions=[0-9a-f]{8}$/);
+  });
+
   it('rejects bad options with a typed error', () => {
     expect(() => createAiSdkEmbedder({} as never)).toThrow(ToolSearchError);
     expect(() => createAiSdkEmbedder({ model: mockModel(), cacheSize: -1 })).toThrow(ToolSearchError);
+    expect(() => createAiSdkEmbedder({ model: mockModel(), cacheSize: 2.5 })).toThrow(ToolSearchError);
   });
 
   it('puts a real embedding model behind the hybrid ranker: the catalog is embedded once, each query once', async () => {

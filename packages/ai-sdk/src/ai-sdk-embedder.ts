@@ -1,4 +1,4 @@
-import { type Embedder, ToolSearchError } from '@tool-search/core';
+import { type Embedder, settingsHash, sizeOption, ToolSearchError } from '@tool-search/core';
 import { type EmbeddingModel, embedMany } from 'ai';
 
 type EmbedManyOptions = Parameters<typeof embedMany>[0];
@@ -8,7 +8,11 @@ export interface AiSdkEmbedderOptions {
   readonly model: EmbeddingModel;
   /** Ask the model for shorter vectors (models that support it, such as OpenAI's text-embedding-3). */
   readonly dimensions?: number;
-  /** Names the vectors for caching (default `ai-sdk:<provider>:<modelId>`, plus `:<dimensions>`). */
+  /**
+   * Names the vectors for caching (default `ai-sdk:<provider>:<modelId>`, plus `:<dimensions>`,
+   * plus `:providerOptions=<hash>` when `providerOptions` are given, since they may change the
+   * vectors). Set it yourself when something else changes them.
+   */
   readonly id?: string;
   /**
    * Texts whose vectors are kept as float32, so a repeated request, or a catalog built by
@@ -39,6 +43,33 @@ function modelId(model: EmbeddingModel): string {
   return `${model.provider}:${model.modelId}`;
 }
 
+/** Provider options as the default id names them: `:providerOptions=<hash>`, or `''` for none. */
+function providerOptionsSuffix(providerOptions: unknown): string {
+  const hash = settingsHash(providerOptions);
+  return hash === undefined ? '' : `:providerOptions=${hash}`;
+}
+
+/**
+ * Whether each of a batch's vectors is fit to keep: non-empty, every value finite (as float32),
+ * and of the batch's length: `dimensions` when given, else the length that more than half of
+ * the batch's finite vectors share (none, when no length does).
+ */
+function fitVectors(vectors: readonly Float32Array[], dimensions: number | undefined): boolean[] {
+  const finite = vectors.map((vector) => vector.length > 0 && vector.every(Number.isFinite));
+  let length = dimensions;
+  if (length === undefined) {
+    const counts = new Map<number, number>();
+    let finiteCount = 0;
+    vectors.forEach((vector, index) => {
+      if (!finite[index]) return;
+      finiteCount++;
+      counts.set(vector.length, (counts.get(vector.length) ?? 0) + 1);
+    });
+    for (const [candidate, count] of counts) if (count * 2 > finiteCount) length = candidate;
+  }
+  return vectors.map((vector, index) => finite[index]! && vector.length === length);
+}
+
 /**
  * An {@link Embedder} over an AI SDK embedding model, for the hybrid ranker: texts go to the
  * model through `embedMany` (which splits them into as many calls as the model allows), only
@@ -56,14 +87,15 @@ export function createAiSdkEmbedder(options: AiSdkEmbedderOptions): Embedder {
     throw new ToolSearchError('INVALID_OPTIONS', 'createAiSdkEmbedder needs { model }');
   }
   const { model, dimensions } = options;
-  const cacheSize = options.cacheSize ?? DEFAULT_CACHE_SIZE;
-  if (typeof cacheSize !== 'number' || !(cacheSize >= 0)) {
-    throw new ToolSearchError('INVALID_OPTIONS', `cacheSize must be a number ≥ 0, got ${String(cacheSize)}`);
-  }
-  const id = options.id ?? `ai-sdk:${modelId(model)}${dimensions === undefined ? '' : `:${dimensions}`}`;
+  const cacheSize = sizeOption(options.cacheSize, 'cacheSize', DEFAULT_CACHE_SIZE);
+  const id =
+    options.id ??
+    `ai-sdk:${modelId(model)}${dimensions === undefined ? '' : `:${dimensions}`}${providerOptionsSuffix(options.providerOptions)}`;
   /**
    * Embeds through `embedMany` with `providerOptions`, keeping up to `cacheSize` vectors by
    * text (least recently used forgotten first) and sending a text being embedded only once.
+   * A vector unfit to use (empty, a value not finite, another length than the batch's) is
+   * returned, so the ranker reports it, but not kept: the next call asks the model again.
    */
   const cachedEmbedding = (
     providerOptions: EmbedManyOptions['providerOptions'],
@@ -94,20 +126,19 @@ export function createAiSdkEmbedder(options: AiSdkEmbedderOptions): Embedder {
             `the embedding model returned ${embeddings.length} vectors for ${texts.length} texts`,
           );
         }
-        return embeddings.map((embedding) => Float32Array.from(embedding));
+        const vectors = embeddings.map((embedding) => Float32Array.from(embedding));
+        return { vectors, fit: fitVectors(vectors, dimensions) };
       });
       texts.forEach((text, position) => {
-        const vector = call.then((vectors) => vectors[position]!);
+        const vector = call.then(({ vectors }) => vectors[position]!);
         inFlight.set(text, vector);
-        vector.then(
-          (value) => {
-            if (inFlight.get(text) === vector) inFlight.delete(text);
-            remember(text, value);
-          },
-          () => {
-            if (inFlight.get(text) === vector) inFlight.delete(text);
-          },
-        );
+        const settle = (): void => {
+          if (inFlight.get(text) === vector) inFlight.delete(text);
+        };
+        call.then(({ vectors, fit }) => {
+          settle();
+          if (fit[position]) remember(text, vectors[position]!);
+        }, settle);
       });
     };
 

@@ -28,6 +28,7 @@ export {
   toolSearchInstructions,
 } from './meta-tools';
 export type { Embedder, EmbeddingVector } from './ranking/embedder';
+export { settingsHash } from './ranking/embedder';
 export type { HybridRankerOptions } from './ranking/hybrid-ranker';
 export { createHybridRanker } from './ranking/hybrid-ranker';
 export type { FieldWeights, KeywordRanker, KeywordRankerOptions } from './ranking/keyword-ranker';

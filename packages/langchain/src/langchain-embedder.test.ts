@@ -1,6 +1,12 @@
-import { Embeddings } from '@langchain/core/embeddings';
+import { Embeddings, type EmbeddingsInterface } from '@langchain/core/embeddings';
 import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
-import { createHybridRanker, ToolSearchError } from '@tool-search/core';
+import { SyntheticEmbeddings } from '@langchain/core/utils/testing';
+import {
+  createHybridRanker,
+  createMemoryVectorStore,
+  createStoredEmbedder,
+  ToolSearchError,
+} from '@tool-search/core';
 import { conceptVectors } from '@tool-search/core/testing';
 import { createAgent, fakeModel } from 'langchain';
 import { describe, expect, it } from 'vitest';
@@ -42,6 +48,41 @@ class ConceptEmbeddings extends Embeddings {
   async embedQuery(document: string): Promise<number[]> {
     this.queries.push(document);
     return conceptVector(document);
+  }
+}
+
+/**
+ * Shaped like `@langchain/openai`'s `OpenAIEmbeddings` (public `model` and `dimensions`;
+ * `dimensions` shortens every vector), over LangChain's synthetic test embeddings.
+ */
+class OpenAIEmbeddings extends SyntheticEmbeddings {
+  readonly model = 'text-embedding-3-small';
+  readonly dimensions: number | undefined;
+  readonly documents: string[][] = [];
+
+  constructor(fields: { dimensions?: number } = {}) {
+    super({ vectorSize: fields.dimensions ?? 1536 });
+    this.dimensions = fields.dimensions;
+  }
+
+  override async embedDocuments(documents: string[]): Promise<number[][]> {
+    this.documents.push(documents);
+    return super.embedDocuments(documents);
+  }
+}
+
+/** Shaped like LangChain's `CacheBackedEmbeddings`: the wrapped model in `underlyingEmbeddings`. */
+class CacheBackedEmbeddings extends Embeddings {
+  constructor(readonly underlyingEmbeddings: EmbeddingsInterface) {
+    super({});
+  }
+
+  embedDocuments(documents: string[]): Promise<number[][]> {
+    return this.underlyingEmbeddings.embedDocuments(documents);
+  }
+
+  embedQuery(document: string): Promise<number[]> {
+    return this.underlyingEmbeddings.embedQuery(document);
   }
 }
 
@@ -114,5 +155,46 @@ describe('createLangChainEmbedder', () => {
     });
     expect(embedder).toMatchObject({ id: 'mine', dimensions: 4 });
     await expect(embedder.embed('not an array' as never)).rejects.toThrow(ToolSearchError);
+  });
+
+  it('names a numeric dimensions in the default id: shorter vectors are not served the stored longer ones', async () => {
+    expect(createLangChainEmbedder({ embeddings: new OpenAIEmbeddings() }).id).toBe(
+      'langchain:OpenAIEmbeddings:text-embedding-3-small',
+    );
+    expect(createLangChainEmbedder({ embeddings: new OpenAIEmbeddings({ dimensions: 256 }) }).id).toBe(
+      'langchain:OpenAIEmbeddings:text-embedding-3-small:256',
+    );
+    const texts = ['get_weather. Weather forecast.', 'convert_currency. Money conversion.'];
+    const store = createMemoryVectorStore(); // stands for Redis: what outlives the process
+    // Yesterday's process kept full-length vectors.
+    await createStoredEmbedder({
+      embedder: createLangChainEmbedder({ embeddings: new OpenAIEmbeddings() }),
+      store,
+    }).embed(texts);
+    // Today's asks for 256 dimensions: its vectors are its own, none of the store's is offered.
+    const embeddings = new OpenAIEmbeddings({ dimensions: 256 });
+    const errors: unknown[] = [];
+    const vectors = await createStoredEmbedder({
+      embedder: createLangChainEmbedder({ embeddings }),
+      store,
+      onError: (error) => errors.push(error),
+    }).embed(texts);
+    expect(errors).toEqual([]);
+    expect(vectors.map((vector) => vector.length)).toEqual([256, 256]);
+    expect(embeddings.documents).toEqual([texts]);
+  });
+
+  it('names the wrapped model of a wrapper such as CacheBackedEmbeddings in the default id', () => {
+    const id = (embeddings: EmbeddingsInterface) => createLangChainEmbedder({ embeddings }).id;
+    expect(id(new CacheBackedEmbeddings(new OpenAIEmbeddings({ dimensions: 256 })))).toBe(
+      'langchain:CacheBackedEmbeddings:OpenAIEmbeddings:text-embedding-3-small:256',
+    );
+    expect(id(new CacheBackedEmbeddings(new ConceptEmbeddings()))).toBe(
+      'langchain:CacheBackedEmbeddings:ConceptEmbeddings:concepts-v1',
+    );
+    // A wrapper that wraps itself does not loop.
+    const loop = new CacheBackedEmbeddings(new ConceptEmbeddings());
+    (loop as { underlyingEmbeddings: EmbeddingsInterface }).underlyingEmbeddings = loop;
+    expect(id(loop)).toBe('langchain:CacheBackedEmbeddings');
   });
 });

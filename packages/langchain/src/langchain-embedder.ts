@@ -7,7 +7,13 @@ export interface LangChainEmbedderOptions {
    * `CohereEmbeddings`, `OllamaEmbeddings`, a `CacheBackedEmbeddings`...
    */
   readonly embeddings: EmbeddingsInterface;
-  /** Names the model and its settings (default `langchain:<class>:<model>`, from the object). */
+  /**
+   * Names the model and its settings. Default, from the object's public fields:
+   * `langchain:<class>:<model>`, plus `:<dimensions>` when it has a numeric `dimensions`, plus
+   * the wrapped embeddings' description for a wrapper such as `CacheBackedEmbeddings`
+   * (`langchain:CacheBackedEmbeddings:OpenAIEmbeddings:text-embedding-3-small`). Set it yourself
+   * when another setting changes the vectors (an input type, a task type, a query instruction).
+   */
   readonly id?: string;
   /** The length of every vector, when known: the ranker then checks each one. */
   readonly dimensions?: number;
@@ -19,11 +25,34 @@ export interface LangChainEmbedderOptions {
   readonly queriesAsDocuments?: boolean;
 }
 
-function describeModel(embeddings: EmbeddingsInterface): string {
-  const named = embeddings as { model?: unknown; modelName?: unknown; constructor?: { name?: unknown } };
+/** Wrappers described through at most this many levels (a wrapper of a wrapper...). */
+const MAX_WRAPPERS = 4;
+
+/**
+ * The default id's description of `embeddings`, from its public fields: the class, the model
+ * (`model` or `modelName`), a numeric `dimensions` (OpenAI's shorter vectors), and for a
+ * wrapper such as `CacheBackedEmbeddings` the embeddings it wraps (`underlyingEmbeddings`).
+ */
+function describeModel(embeddings: EmbeddingsInterface, depth = 0): string {
+  const named = embeddings as {
+    model?: unknown;
+    modelName?: unknown;
+    dimensions?: unknown;
+    underlyingEmbeddings?: unknown;
+    constructor?: { name?: unknown };
+  };
   const className = typeof named.constructor?.name === 'string' ? named.constructor.name : 'Embeddings';
+  const parts = [className];
   const model = typeof named.model === 'string' ? named.model : named.modelName;
-  return typeof model === 'string' && model.length > 0 ? `${className}:${model}` : className;
+  if (typeof model === 'string' && model.length > 0) parts.push(model);
+  if (typeof named.dimensions === 'number' && Number.isFinite(named.dimensions)) {
+    parts.push(String(named.dimensions));
+  }
+  const wrapped = named.underlyingEmbeddings;
+  if (depth < MAX_WRAPPERS && typeof wrapped === 'object' && wrapped !== null && wrapped !== embeddings) {
+    parts.push(describeModel(wrapped as EmbeddingsInterface, depth + 1));
+  }
+  return parts.join(':');
 }
 
 /**

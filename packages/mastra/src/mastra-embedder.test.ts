@@ -31,7 +31,8 @@ describe('createMastraEmbedder', () => {
   it('embeds through doEmbed in calls of at most maxEmbeddingsPerCall, in order, one at a time', async () => {
     const { model, calls, mostAtOnce } = fakeModel({ perCall: 2 });
     const embedder = createMastraEmbedder({ model, providerOptions: { fake: { kind: 'document' } } });
-    expect(embedder.id).toBe('mastra:fake:concepts');
+    // The provider options may change the vectors: the id names them.
+    expect(embedder.id).toMatch(/^mastra:fake:concepts:providerOptions=[0-9a-f]{8}$/);
     const texts = ['weather', 'email', 'rain', 'other', 'email'];
     expect(await embedder.embed(texts)).toEqual(texts.map(vectorOf));
     expect(calls.map((call) => call.values)).toEqual([['weather', 'email'], ['rain', 'other'], ['email']]);
@@ -52,6 +53,54 @@ describe('createMastraEmbedder', () => {
     expect(mostAtOnce()).toBe(3);
     expect(await embedder.embedQueries!(['will it rain?'])).toEqual([vectorOf('rain')]);
     expect(calls.at(-1)!.providerOptions).toEqual({ fake: { kind: 'query' } });
+  });
+
+  it('starts no further call once one has failed: the other workers stop taking the rest of the catalog', async () => {
+    const sent: string[][] = [];
+    const model: MastraEmbeddingModel = {
+      provider: 'fake',
+      modelId: 'concepts',
+      maxEmbeddingsPerCall: 2,
+      supportsParallelCalls: true,
+      async doEmbed({ values }) {
+        sent.push(values);
+        await new Promise((resolve) => setImmediate(resolve));
+        if (values.includes('rate limited')) throw new Error('429: rate limited');
+        return { embeddings: values.map(vectorOf) };
+      },
+    };
+    const embedder = createMastraEmbedder({ model, maxParallelCalls: 3 });
+    const texts = ['rate limited', ...Array.from({ length: 39 }, (_, index) => `tool ${index}`)];
+    await expect(embedder.embed(texts)).rejects.toThrow('429');
+    // Let any worker still running go on, as it would have, for many turns of the event loop.
+    for (let turn = 0; turn < 50; turn++) await new Promise((resolve) => setImmediate(resolve));
+    // The three calls started together, and none after the failure (20 calls before).
+    expect(sent).toHaveLength(3);
+  });
+
+  it('names providerOptions in the default id (they can change the vectors), whatever the order of their keys', () => {
+    const { model } = fakeModel();
+    const plain = createMastraEmbedder({ model }).id;
+    const asDocuments = createMastraEmbedder({
+      model,
+      providerOptions: { cohere: { inputType: 'search_document', truncate: 'END' } },
+    }).id;
+    const shorter = createMastraEmbedder({ model, providerOptions: { openai: { dimensions: 256 } } }).id;
+    expect(plain).toBe('mastra:fake:concepts');
+    expect(asDocuments).toMatch(/^mastra:fake:concepts:providerOptions=[0-9a-f]{8}$/);
+    expect(new Set([plain, asDocuments, shorter]).size).toBe(3);
+    // The same settings in another order, and the requests' own options, keep the id.
+    expect(
+      createMastraEmbedder({
+        model,
+        providerOptions: { cohere: { truncate: 'END', inputType: 'search_document' } },
+        queryProviderOptions: { cohere: { inputType: 'search_query' } },
+      }).id,
+    ).toBe(asDocuments);
+    expect(createMastraEmbedder({ model, providerOptions: {} }).id).toBe(plain);
+    expect(
+      createMastraEmbedder({ model, id: 'mine', providerOptions: { openai: { dimensions: 256 } } }).id,
+    ).toBe('mine');
   });
 
   it('rejects a wrong count of vectors, bad options and bad input with typed errors', async () => {

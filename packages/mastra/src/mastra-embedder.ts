@@ -1,4 +1,4 @@
-import { type Embedder, type EmbeddingVector, ToolSearchError } from '@tool-search/core';
+import { type Embedder, type EmbeddingVector, settingsHash, ToolSearchError } from '@tool-search/core';
 
 type ProviderOptions = Record<string, Record<string, unknown>>;
 
@@ -24,7 +24,11 @@ export interface MastraEmbeddingModel {
 export interface MastraEmbedderOptions {
   /** `new ModelRouterEmbeddingModel('openai/text-embedding-3-small')`, or any AI SDK embedding model. */
   readonly model: MastraEmbeddingModel;
-  /** Names the vectors (default `mastra:<provider>:<modelId>`). */
+  /**
+   * Names the vectors (default `mastra:<provider>:<modelId>`, plus `:providerOptions=<hash>`
+   * when `providerOptions` are given, since they may change the vectors). Set it yourself when
+   * something else changes them.
+   */
   readonly id?: string;
   /** The length of every vector, when known: the ranker then checks each one. */
   readonly dimensions?: number;
@@ -48,14 +52,20 @@ function positiveInteger(name: string, value: number | undefined): void {
   }
 }
 
+/** Provider options as the default id names them: `:providerOptions=<hash>`, or `''` for none. */
+function providerOptionsSuffix(providerOptions: unknown): string {
+  const hash = settingsHash(providerOptions);
+  return hash === undefined ? '' : `:providerOptions=${hash}`;
+}
+
 /**
  * An {@link Embedder} over the embedding model a Mastra app already has, for the hybrid ranker
  * (`createHybridRanker({ embedder })` from `@tool-search/core`, passed to the
  * `ToolSearchProcessor` as `ranker`), with no other dependency: texts go to the model's
  * `doEmbed` in as many calls as it accepts (`maxEmbeddingsPerCall`), several at once when it
- * allows parallel calls. The ranker keeps the vectors by text, shares calls in flight, bounds
- * the wait (`timeoutMs`) and answers from the keyword ranking when a call fails; the next
- * search tries again.
+ * allows parallel calls; after a call fails, no further call is started. The ranker keeps the
+ * vectors by text, shares calls in flight, bounds the wait (`timeoutMs`) and answers from the
+ * keyword ranking when a call fails; the next search tries again.
  */
 export function createMastraEmbedder(options: MastraEmbedderOptions): Embedder {
   const model = (options as Partial<MastraEmbedderOptions> | null | undefined)?.model;
@@ -83,22 +93,29 @@ export function createMastraEmbedder(options: MastraEmbedderOptions): Embedder {
       const running = (await model.supportsParallelCalls) === true ? parallelCalls : 1;
       const results: EmbeddingVector[][] = new Array(chunks.length);
       let next = 0;
+      // Once a call has failed, `embed` rejects: the other workers start no further call.
+      let failed = false;
       const worker = async (): Promise<void> => {
-        while (next < chunks.length) {
+        while (!failed && next < chunks.length) {
           const index = next++;
           const chunk = chunks[index]!;
-          const { embeddings } = await model.doEmbed({
-            values: chunk,
-            ...(providerOptions === undefined ? {} : { providerOptions }),
-            ...(options.headers === undefined ? {} : { headers: options.headers }),
-          });
-          if (!Array.isArray(embeddings) || embeddings.length !== chunk.length) {
-            throw new ToolSearchError(
-              'INVALID_OPTIONS',
-              `the embedding model returned ${Array.isArray(embeddings) ? embeddings.length : 'no'} vectors for ${chunk.length} texts`,
-            );
+          try {
+            const { embeddings } = await model.doEmbed({
+              values: chunk,
+              ...(providerOptions === undefined ? {} : { providerOptions }),
+              ...(options.headers === undefined ? {} : { headers: options.headers }),
+            });
+            if (!Array.isArray(embeddings) || embeddings.length !== chunk.length) {
+              throw new ToolSearchError(
+                'INVALID_OPTIONS',
+                `the embedding model returned ${Array.isArray(embeddings) ? embeddings.length : 'no'} vectors for ${chunk.length} texts`,
+              );
+            }
+            results[index] = embeddings;
+          } catch (error) {
+            failed = true;
+            throw error;
           }
-          results[index] = embeddings;
         }
       };
       await Promise.all(Array.from({ length: Math.min(running, chunks.length) }, worker));
@@ -106,7 +123,9 @@ export function createMastraEmbedder(options: MastraEmbedderOptions): Embedder {
     };
 
   return {
-    id: options.id ?? `mastra:${model.provider}:${model.modelId}`,
+    id:
+      options.id ??
+      `mastra:${model.provider}:${model.modelId}${providerOptionsSuffix(options.providerOptions)}`,
     ...(options.dimensions === undefined ? {} : { dimensions: options.dimensions }),
     embed: embedWith(options.providerOptions),
     ...(options.queryProviderOptions === undefined

@@ -1,5 +1,6 @@
 import { ToolSearchError } from '../errors';
 import type { MaybePromise } from '../types';
+import { hashWord } from './tokenizer';
 
 /** One embedding: typed arrays from an offline model, plain arrays from an embedding API. */
 export type EmbeddingVector = Float32Array | Float64Array | Int8Array | readonly number[];
@@ -51,4 +52,25 @@ export function embedderDimensions(embedder: Embedder, takenBy: string): number 
     );
   }
   return dimensions;
+}
+
+/**
+ * A short, stable name for settings that change an embedder's vectors (a provider's options:
+ * OpenAI's `dimensions`, Cohere's `inputType`, Google's `outputDimensionality`), for its default
+ * `id`: 8 hex digits of a hash of their JSON with object keys sorted, so the same settings in
+ * another key order get the same name. A hash, not the JSON, which may hold a secret (a
+ * gateway's API key) and would show in error messages. `undefined` for none (`undefined`,
+ * `null`, `{}`).
+ */
+export function settingsHash(settings: unknown): string | undefined {
+  if (settings === undefined || settings === null) return undefined;
+  const json = JSON.stringify(settings, (_key, value: unknown) => {
+    if (typeof value === 'bigint') return String(value);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+    return Object.fromEntries(
+      Object.entries(value).sort(([first], [second]) => (first < second ? -1 : first > second ? 1 : 0)),
+    );
+  });
+  if (json === undefined || json === '{}') return undefined;
+  return (hashWord(json) >>> 0).toString(16).padStart(8, '0');
 }
