@@ -22,6 +22,38 @@ import { createToolSearch } from './create-tool-search';
 
 const META = ['search_tools', 'load_tool'];
 
+/** A tool that streams its progress: two preliminary results, then the final one. */
+function progressTool() {
+  return tool({
+    description: 'Report progress of a long job.',
+    inputSchema: z.object({}),
+    async *execute() {
+      yield { percent: 50 };
+      yield { percent: 100 };
+    },
+  });
+}
+
+/** What the progress tool's results look like in a stream that passed them through. */
+const STREAMED_PROGRESS = [
+  { output: { percent: 50 }, preliminary: true },
+  { output: { percent: 100 }, preliminary: true },
+  { output: { percent: 100 }, preliminary: undefined },
+];
+
+/** The progress tool's results in a `fullStream`, with their `preliminary` flags. */
+async function progressOutputs(
+  stream: AsyncIterable<{ type: string; toolName?: string; output?: unknown; preliminary?: boolean }>,
+) {
+  const outputs: Array<{ output: unknown; preliminary?: boolean }> = [];
+  for await (const part of stream) {
+    if (part.type === 'tool-result' && part.toolName === 'progress') {
+      outputs.push({ output: part.output, preliminary: part.preliminary });
+    }
+  }
+  return outputs;
+}
+
 /** search → load → call → answer, as a script. */
 const searchLoadCall = [
   { toolCalls: [{ toolName: 'search_tools', input: { query: 'weather' } }] },
@@ -275,14 +307,7 @@ describe('createToolSearch with streamText', () => {
   });
 
   it('keeps a streaming tool streaming (preliminary results pass through the guard)', async () => {
-    const progress = tool({
-      description: 'Report progress of a long job.',
-      inputSchema: z.object({}),
-      async *execute() {
-        yield { percent: 50 };
-        yield { percent: 100 };
-      },
-    });
+    const progress = progressTool();
     const toolSearch = createToolSearch({ tools: { progress } });
     const { model } = scriptedModel([
       { toolCalls: [{ toolName: 'load_tool', input: { toolName: 'progress' } }] },
@@ -295,17 +320,7 @@ describe('createToolSearch with streamText', () => {
       stopWhen: isStepCount(5),
       prompt: 'x',
     });
-    const outputs: Array<{ output: unknown; preliminary?: boolean }> = [];
-    for await (const part of result.fullStream) {
-      if (part.type === 'tool-result' && part.toolName === 'progress') {
-        outputs.push({ output: part.output, preliminary: part.preliminary });
-      }
-    }
-    expect(outputs).toEqual([
-      { output: { percent: 50 }, preliminary: true },
-      { output: { percent: 100 }, preliminary: true },
-      { output: { percent: 100 }, preliminary: undefined },
-    ]);
+    expect(await progressOutputs(result.fullStream)).toEqual(STREAMED_PROGRESS);
   });
 });
 
@@ -1096,14 +1111,7 @@ describe('options forwarded to the engine', () => {
   }
 
   it('maxLoadedTools counts a streaming tool’s call as a use, and the tool keeps streaming (streamText)', async () => {
-    const progress = tool({
-      description: 'Report progress of a long job.',
-      inputSchema: z.object({}),
-      async *execute() {
-        yield { percent: 50 };
-        yield { percent: 100 };
-      },
-    });
+    const progress = progressTool();
     const { getWeather, send_email } = createCatalog().tools;
     const toolSearch = createToolSearch({ tools: { progress, getWeather, send_email }, maxLoadedTools: 2 });
     const { model, toolsPerStep } = scriptedModel([
@@ -1118,17 +1126,7 @@ describe('options forwarded to the engine', () => {
       stopWhen: isStepCount(6),
       prompt: 'x',
     });
-    const outputs: Array<{ output: unknown; preliminary?: boolean }> = [];
-    for await (const part of result.fullStream) {
-      if (part.type === 'tool-result' && part.toolName === 'progress') {
-        outputs.push({ output: part.output, preliminary: part.preliminary });
-      }
-    }
-    expect(outputs).toEqual([
-      { output: { percent: 50 }, preliminary: true },
-      { output: { percent: 100 }, preliminary: true },
-      { output: { percent: 100 }, preliminary: undefined },
-    ]);
+    expect(await progressOutputs(result.fullStream)).toEqual(STREAMED_PROGRESS);
     expect(toolsPerStep().at(-1)).toEqual([...META, 'progress', 'send_email']);
   });
 
