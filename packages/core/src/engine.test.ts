@@ -1479,42 +1479,6 @@ describe('aborting a meta-tool call (signal)', () => {
     expect(await engine.getLoadedToolNames('gone')).toEqual([]);
   });
 
-  it('takes back a store write that lands after the abort: nothing loaded, no load event', async () => {
-    for (const autoLoad of [false, true]) {
-      const inner = createMemoryStore({ clock: createFakeClock() });
-      const written = createDeferred<void>();
-      const store: LoadStateStore = {
-        get: (threadId) => inner.get(threadId),
-        add: async (threadId, names) => {
-          await written.promise;
-          return inner.add(threadId, names);
-        },
-        remove: (threadId, names) => inner.remove(threadId, names),
-        delete: (threadId) => inner.delete(threadId),
-      };
-      const { engine, eventsOf } = harness({ storage: store, search: { autoLoad } });
-      const request = engine.startRequest({ threadId: 'gone' });
-      const controller = new AbortController();
-      const call = autoLoad
-        ? request.searchTools({ query: 'weather' }, { signal: controller.signal })
-        : request.loadTool({ toolName: 'getWeather' }, { signal: controller.signal });
-      await flush();
-      controller.abort();
-      await expect(call).rejects.toMatchObject({ name: 'AbortError' });
-      written.resolve();
-      await flush();
-      expect(await engine.getLoadedToolNames('gone')).toEqual([]);
-      expect(eventsOf('load')).toEqual([]);
-      // The thread works as before.
-      expect(
-        await engine.startRequest({ threadId: 'gone' }).loadTool({ toolName: 'getWeather' }),
-      ).toMatchObject({
-        success: true,
-      });
-      expect(await engine.getLoadedToolNames('gone')).toEqual(['getWeather']);
-    }
-  });
-
   it('rejects a signal that is not an AbortSignal with INVALID_INPUT, before any work', async () => {
     const search = vi.fn(() => []);
     const { engine } = harness({ ranker: () => ({ search }) });

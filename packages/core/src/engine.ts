@@ -426,20 +426,9 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
     threadId: string,
     names: readonly string[],
     used: readonly string[],
-    signal: AbortSignal | undefined,
   ): Promise<string[]> {
     const issuedAt = useTick;
     const added = await callStore('add', threadId, () => store!.add(threadId, names));
-    if (signal?.aborted && typeof store!.remove === 'function') {
-      // The caller stopped waiting while the write was on its way: it is taken back, so an
-      // aborted load loads nothing (a failure to take it back is reported as a store error).
-      try {
-        await callStore('remove', threadId, () => store!.remove!(threadId, names));
-      } catch {
-        // Reported by callStore.
-      }
-      signal.throwIfAborted();
-    }
     let after: string[];
     try {
       after = sanitizeNames(added, 'add');
@@ -1019,7 +1008,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       if (store) {
         if (loaded.length > 0) {
           try {
-            await storeAdd(threadId, loaded, used, signal);
+            await storeAdd(threadId, loaded, used);
           } catch (error) {
             return { ok: false, error: error as ToolSearchError };
           }
