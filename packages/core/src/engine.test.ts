@@ -1479,6 +1479,42 @@ describe('aborting a meta-tool call (signal)', () => {
     expect(await engine.getLoadedToolNames('gone')).toEqual([]);
   });
 
+  it("keeps a store write that lands after its load was aborted: taking it back would undo another process's load", async () => {
+    const shared = createMemoryStore({ clock: createFakeClock() });
+    const written = createDeferred<void>();
+    const writing = createDeferred<void>();
+    // Process A's store: its add is slow (a slow network); process B's is the same store, fast.
+    const slow: LoadStateStore = {
+      get: (threadId) => shared.get(threadId),
+      add: async (threadId, names) => {
+        writing.resolve();
+        await written.promise;
+        return shared.add(threadId, names);
+      },
+      remove: (threadId, names) => shared.remove(threadId, names),
+      delete: (threadId) => shared.delete(threadId),
+    };
+    const a = harness({ storage: slow });
+    const b = harness({ storage: shared });
+    const controller = new AbortController();
+    const aborted = a.engine
+      .startRequest({ threadId: 't' })
+      .loadTool({ toolName: 'send_email' }, { signal: controller.signal });
+    await writing.promise;
+    expect(await b.engine.startRequest({ threadId: 't' }).loadTool({ toolName: 'send_email' })).toMatchObject(
+      {
+        success: true,
+        loaded: ['send_email'],
+      },
+    );
+    controller.abort();
+    await expect(aborted).rejects.toMatchObject({ name: 'AbortError' });
+    written.resolve();
+    await flush();
+    // B told its model that send_email is loaded: it stays so.
+    expect((await b.engine.startRequest({ threadId: 't' }).prepareStep()).visible).toContain('send_email');
+  });
+
   it('rejects a signal that is not an AbortSignal with INVALID_INPUT, before any work', async () => {
     const search = vi.fn(() => []);
     const { engine } = harness({ ranker: () => ({ search }) });
