@@ -23,12 +23,13 @@ describe('the Redis agent example', () => {
     expect(second!.toolCalls).toEqual(['getWeather']);
     expect(second!.text).toContain('Oslo');
 
-    // The state is one Redis key per thread, with the store's expiry.
+    // The state is one Redis key per thread (the key prefix, a NUL, the thread id), with the
+    // store's expiry.
     const client = createClient({ url: redis.url });
     await client.connect();
     try {
-      expect(await client.zRange('redis-agent:user-42', 0, -1)).toEqual(['getWeather']);
-      expect(await client.pTTL('redis-agent:user-42')).toBeGreaterThan(3_500_000);
+      expect(await client.zRange('redis-agent:\0user-42', 0, -1)).toEqual(['getWeather']);
+      expect(await client.pTTL('redis-agent:\0user-42')).toBeGreaterThan(3_500_000);
     } finally {
       await client.close();
     }

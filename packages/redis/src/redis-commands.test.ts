@@ -21,6 +21,11 @@ describe('every Redis store: options', () => {
         { client, ttl: -1 },
         { client, ttl: Number.NaN },
         { client, ttl: Number.POSITIVE_INFINITY },
+        // Accepted before, and then every write failed (Redis refused '1e+18' as an expiry).
+        { client, ttl: Number.MAX_SAFE_INTEGER + 2 },
+        { client, ttl: 1e18 },
+        { client, ttl: 1e19 },
+        { client, ttl: Number.MAX_VALUE },
         { client, commandTimeoutMs: 0 },
         { client, commandTimeoutMs: Number.POSITIVE_INFINITY },
         // Past the longest timer Node sets, setTimeout fires after 1 ms: every call would time out.
@@ -28,6 +33,9 @@ describe('every Redis store: options', () => {
         { client, commandTimeoutMs: 3e9 },
         // UTF-8 makes both U+FFFD: two such prefixes would share keys.
         { client, keyPrefix: 'p\ud800:' },
+        // The load-state store puts a NUL after the prefix: one inside it would make prefixes ambiguous.
+        { client, keyPrefix: 'p\0' },
+        { client, keyPrefix: 'chat:\0admin:' },
       ];
       for (const options of bad) {
         let error: unknown;
@@ -40,6 +48,13 @@ describe('every Redis store: options', () => {
       }
       expect(() => create({ client, keyPrefix: 'p:', ttl: 0, commandTimeoutMs: 1 })).not.toThrow();
       expect(() => create({ client, commandTimeoutMs: MAX_TIMER_DELAY_MS })).not.toThrow();
+      expect(() => create({ client, ttl: Number.MAX_SAFE_INTEGER })).not.toThrow();
+      expect(() => create({ client, ttl: 1.5 })).not.toThrow(); // rounded up to 2 ms
+    });
+
+    it(`${name} says why a huge ttl is refused, and that ttl: 0 means no expiry`, () => {
+      expect(() => create({ client, ttl: 1e18 })).toThrow(/at most 9007199254740991 ms.*ttl: 0/);
+      expect(() => create({ client, ttl: Number.POSITIVE_INFINITY })).toThrow(/ttl: 0/);
     });
 
     it(`${name} says why a commandTimeoutMs past the longest timer is refused`, () => {

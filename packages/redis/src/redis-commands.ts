@@ -71,10 +71,29 @@ export function checkRedisOptions(
       'keyPrefix must be well-formed Unicode (it has a lone surrogate, which Redis cannot keep apart)',
     );
   }
-  if (typeof ttl !== 'number' || !Number.isFinite(ttl) || ttl < 0) {
+  if (keyPrefix.includes('\0')) {
+    // The load-state store puts a NUL between its prefix and each thread id, so that no prefix's
+    // keys are another's ('chat:' and 'chat:admin:'); a NUL inside a prefix would undo that. The
+    // vector store's keys then hold no NUL at all, so they never meet the load-state store's.
     throw new ToolSearchError(
       'INVALID_OPTIONS',
-      `ttl must be a finite number of milliseconds >= 0, got ${ttl}`,
+      'keyPrefix must not contain NUL ("\\0"): the Redis store puts one between the prefix and each thread id, so that no two prefixes share a key',
+    );
+  }
+  if (typeof ttl !== 'number' || Number.isNaN(ttl) || ttl < 0) {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      `ttl must be a number of milliseconds >= 0 (0: keys never expire), got ${ttl}`,
+    );
+  }
+  // A larger ttl was accepted and then failed every write: Redis refuses an expiry past 2^63 - 1
+  // ms or written with an exponent (Lua printed 1e18 as '1e+18'), and above 2^53 - 1 a number
+  // is not exact in ms anyway. No expiry at all is `ttl: 0`. A fraction is rounded up to whole ms.
+  if (ttl > Number.MAX_SAFE_INTEGER) {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      `ttl must be at most ${Number.MAX_SAFE_INTEGER} ms (Number.MAX_SAFE_INTEGER, about 285,000 years), ` +
+        `got ${ttl}; for keys that never expire, pass ttl: 0`,
     );
   }
   if (typeof commandTimeoutMs !== 'number' || !Number.isFinite(commandTimeoutMs) || commandTimeoutMs <= 0) {

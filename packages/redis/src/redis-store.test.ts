@@ -15,6 +15,8 @@ let admin: TestClient;
 let prefixes = 0;
 /** A key prefix of its own for each test, so tests share one server without seeing each other. */
 const freshPrefix = () => `test-${++prefixes}:`;
+/** The key the store gives a well-formed thread id, written out here: the prefix, a NUL, the id. */
+const threadKey = (keyPrefix: string, threadId: string) => `${keyPrefix}\0${threadId}`;
 
 beforeAll(async () => {
   server = await startRedisServer();
@@ -61,28 +63,36 @@ describe('createRedisStore: load state', () => {
     expect(await store.get('someone-else')).toEqual([]);
   });
 
-  it('stores one sorted set per thread, under the key prefix, expiring after ttl', async () => {
+  it('stores one sorted set per thread, at the key prefix, a NUL and the thread id, expiring after ttl', async () => {
     const keyPrefix = freshPrefix();
     const store = createRedisStore({ client, keyPrefix, ttl: 60_000 });
     await store.add('thread-1', ['x', 'y']);
-    expect(await admin.type(`${keyPrefix}thread-1`)).toBe('zset');
-    expect(await admin.zRange(`${keyPrefix}thread-1`, 0, -1)).toEqual(['x', 'y']);
-    const pttl = await admin.pTTL(`${keyPrefix}thread-1`);
+    const key = threadKey(keyPrefix, 'thread-1');
+    expect(Buffer.from(key)).toEqual(
+      Buffer.concat([Buffer.from(keyPrefix), Buffer.from([0]), Buffer.from('thread-1')]),
+    );
+    expect(await admin.type(key)).toBe('zset');
+    expect(await admin.zRange(key, 0, -1)).toEqual(['x', 'y']);
+    const pttl = await admin.pTTL(key);
     expect(pttl).toBeGreaterThan(59_000);
     expect(pttl).toBeLessThanOrEqual(60_000);
-    expect(await admin.exists(`${keyPrefix}thread-2`)).toBe(0);
+    expect(await admin.exists(threadKey(keyPrefix, 'thread-2'))).toBe(0);
+    // The old layout (`keyPrefix + threadId`, no NUL) is neither written nor read any more.
+    expect(await admin.exists(`${keyPrefix}thread-1`)).toBe(0);
+    await admin.zAdd(`${keyPrefix}old-layout`, { score: 1, value: 'z' });
+    expect(await store.get('old-layout')).toEqual([]);
   });
 
   it('uses one hour as the default ttl', async () => {
     const keyPrefix = freshPrefix();
     await createRedisStore({ client, keyPrefix }).add('t', ['a']);
     expect(DEFAULT_TTL).toBe(3_600_000);
-    expect(await admin.pTTL(`${keyPrefix}t`)).toBeGreaterThan(DEFAULT_TTL - 1_000);
+    expect(await admin.pTTL(threadKey(keyPrefix, 't'))).toBeGreaterThan(DEFAULT_TTL - 1_000);
   });
 
   it('refreshes the expiry on get, add and remove (never on a thread that does not exist)', async () => {
     const keyPrefix = freshPrefix();
-    const key = `${keyPrefix}t`;
+    const key = threadKey(keyPrefix, 't');
     const store = createRedisStore({ client, keyPrefix, ttl: 60_000 });
     await store.add('t', ['a', 'b']);
     for (const touch of [() => store.get('t'), () => store.add('t', []), () => store.remove('t', ['nope'])]) {
@@ -93,7 +103,7 @@ describe('createRedisStore: load state', () => {
     }
     expect(await store.get('ghost')).toEqual([]);
     expect(await store.add('ghost', [])).toEqual([]);
-    expect(await admin.exists(`${keyPrefix}ghost`)).toBe(0);
+    expect(await admin.exists(threadKey(keyPrefix, 'ghost'))).toBe(0);
   });
 
   it('forgets a thread once Redis expires its key (a real, 150 ms expiry)', async () => {
@@ -102,7 +112,7 @@ describe('createRedisStore: load state', () => {
     await store.add('t', ['a']);
     expect(await store.get('t')).toEqual(['a']);
     const started = performance.now();
-    while ((await admin.exists(`${keyPrefix}t`)) === 1) {
+    while ((await admin.exists(threadKey(keyPrefix, 't'))) === 1) {
       expect(performance.now() - started).toBeLessThan(2_000);
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
@@ -115,8 +125,18 @@ describe('createRedisStore: load state', () => {
     const store = createRedisStore({ client, keyPrefix, ttl: 0 });
     await store.add('t', ['a']);
     await store.get('t');
-    expect(await admin.pTTL(`${keyPrefix}t`)).toBe(-1);
+    expect(await admin.pTTL(threadKey(keyPrefix, 't'))).toBe(-1);
     expect(await store.stats()).toEqual({ threadCount: 1, oldestAccessTime: null });
+  });
+
+  it('works with the largest ttl it accepts (Number.MAX_SAFE_INTEGER ms) on every read and write', async () => {
+    const keyPrefix = freshPrefix();
+    const store = createRedisStore({ client, keyPrefix, ttl: Number.MAX_SAFE_INTEGER });
+    expect(await store.add('t', ['a', 'b'])).toEqual(['a', 'b']);
+    expect(await store.remove('t', ['a'])).toEqual(['b']);
+    expect(await store.get('t')).toEqual(['b']);
+    expect(await admin.pTTL(threadKey(keyPrefix, 't'))).toBeGreaterThan(Number.MAX_SAFE_INTEGER - 60_000);
+    expect((await store.stats()).threadCount).toBe(1);
   });
 
   it('removes names, keeps the order of the rest, appends later loads after them', async () => {
@@ -126,7 +146,7 @@ describe('createRedisStore: load state', () => {
     expect(await store.remove('t', ['b', 'd', 'missing'])).toEqual(['a', 'c']);
     expect(await store.add('t', ['b', 'e'])).toEqual(['a', 'c', 'b', 'e']);
     expect(await store.remove('t', ['a', 'c', 'b', 'e'])).toEqual([]);
-    expect(await admin.exists(`${keyPrefix}t`)).toBe(0);
+    expect(await admin.exists(threadKey(keyPrefix, 't'))).toBe(0);
     expect(await store.remove('never-seen', ['a'])).toEqual([]);
   });
 
@@ -172,9 +192,15 @@ describe('createRedisStore: load state', () => {
     expect(await store.get('a\udc00b')).toEqual(['y']);
     await store.add('\ufffd', ['z']);
     expect(await store.get('\ud800')).toEqual(['x']);
-    // A well-formed id keeps its key (existing data stays readable).
-    expect(await admin.zRange(`${keyPrefix}\ufffd`, 0, -1)).toEqual(['z']);
-    expect(await admin.pTTL(`${keyPrefix}\ufffd`)).toBeGreaterThan(59_000);
+    // A well-formed id's key is its UTF-8; an ill-formed one's has 0xFF after the NUL, then UTF-16.
+    expect(await admin.zRange(threadKey(keyPrefix, '\ufffd'), 0, -1)).toEqual(['z']);
+    expect(await admin.pTTL(threadKey(keyPrefix, '\ufffd'))).toBeGreaterThan(59_000);
+    const illFormedKey = Buffer.concat([
+      Buffer.from(keyPrefix),
+      Buffer.from([0x00, 0xff]),
+      Buffer.from('\ud800', 'utf16le'),
+    ]);
+    expect(await admin.zRange(illFormedKey, 0, -1)).toEqual(['x']);
     // stats() and clear() reach the keys of ill-formed ids too (SCAN answers them byte for byte).
     expect((await store.stats()).threadCount).toBe(3);
     await store.remove('\ud800', ['x']);
@@ -225,7 +251,9 @@ describe('createRedisStore: several processes at once', () => {
     expect(await second.get('shared')).toEqual(final);
     // Each name got its own place in the order: scores 1..200, none shared (a read-then-write
     // add racing with another would hand out the same score twice).
-    const scores = (await admin.zRangeWithScores(`${keyPrefix}shared`, 0, -1)).map((entry) => entry.score);
+    const scores = (await admin.zRangeWithScores(threadKey(keyPrefix, 'shared'), 0, -1)).map(
+      (entry) => entry.score,
+    );
     expect(scores).toEqual(names.map((_, index) => index + 1));
   });
 
@@ -250,26 +278,65 @@ describe('createRedisStore: stats and clear', () => {
     await ageKeys(admin, keyPrefix, 20_000);
     now += 20_000;
     await store.add('new', ['b']);
-    await admin.set(`${keyPrefix}not-a-thread`, 'a string under the same prefix');
+    await admin.set(threadKey(keyPrefix, 'not-a-thread'), 'a string under the same prefix');
+    // A store whose prefix extends ours has threads of its own, not ours.
     await createRedisStore({ client, keyPrefix: `${keyPrefix}x` }).add('t', ['c']);
     const stats = await store.stats();
-    expect(stats.threadCount).toBe(3); // old, new, and `${keyPrefix}xt` (its prefix extends ours)
+    expect(stats.threadCount).toBe(2); // old and new
     expect(stats.oldestAccessTime).not.toBeNull();
     // Real time passes between the writes and the PTTL reads: allow a second of it.
     expect(Math.abs(stats.oldestAccessTime! - (now - 20_000))).toBeLessThan(1_000);
+  });
+
+  it('keeps stores on nested prefixes apart: no shared thread, and clear() and stats() of one never touch the other', async () => {
+    for (const [outerPrefix, innerPrefix] of [
+      ['chat:', 'chat:admin:'],
+      ['app', 'app2'],
+    ] as const) {
+      const outer = createRedisStore({ client, keyPrefix: outerPrefix });
+      const inner = createRedisStore({ client, keyPrefix: innerPrefix });
+      const rest = innerPrefix.slice(outerPrefix.length); // 'admin:' or '2'
+      // Before, the outer store's thread `${rest}42` was the inner store's thread '42' (one key).
+      await inner.add('42', ['refund_payment']);
+      await inner.add('\ud800', ['inner-ill-formed']);
+      expect(await outer.get(`${rest}42`)).toEqual([]);
+      expect(await outer.stats()).toEqual({ threadCount: 0, oldestAccessTime: null });
+      await outer.add(`${rest}42`, ['getWeather']);
+      await outer.add(`${rest}\ud800`, ['outer-ill-formed']);
+      expect(await inner.get('42')).toEqual(['refund_payment']);
+      expect(await inner.get('\ud800')).toEqual(['inner-ill-formed']);
+      expect(await outer.get(`${rest}42`)).toEqual(['getWeather']);
+      expect((await outer.stats()).threadCount).toBe(2);
+      expect((await inner.stats()).threadCount).toBe(2);
+
+      await outer.clear();
+      expect(await outer.get(`${rest}42`)).toEqual([]);
+      expect(await outer.get(`${rest}\ud800`)).toEqual([]);
+      expect(await inner.get('42')).toEqual(['refund_payment']);
+      expect(await inner.get('\ud800')).toEqual(['inner-ill-formed']);
+      expect((await inner.stats()).threadCount).toBe(2);
+
+      await outer.add('t', ['kept']);
+      await inner.clear();
+      expect(await inner.get('42')).toEqual([]);
+      expect(await outer.get('t')).toEqual(['kept']);
+      expect((await outer.stats()).threadCount).toBe(1);
+      await outer.clear();
+    }
   });
 
   it('escapes glob characters of the prefix in SCAN', async () => {
     const keyPrefix = `glob*[x]?-${++prefixes}:`;
     const store = createRedisStore({ client, keyPrefix });
     await store.add('t', ['a']);
-    await admin.zAdd(`glob-other-${prefixes}:t`, { score: 1, value: 'a' });
-    await admin.zAdd(keyPrefix.replace('*', 'ANY'), { score: 1, value: 'a' });
+    const others = [`glob-other-${prefixes}:\0t`, threadKey(keyPrefix.replace('*', 'ANY'), 't')];
+    for (const key of others) await admin.zAdd(key, { score: 1, value: 'a' });
     expect(escapeGlob('a*b?[c]\\')).toBe('a\\*b\\?\\[c\\]\\\\');
+    expect(escapeGlob('a\0b')).toBe('a\0b');
     expect((await store.stats()).threadCount).toBe(1);
     await store.clear();
-    expect(await admin.exists(`glob-other-${prefixes}:t`)).toBe(1);
-    expect(await admin.exists(keyPrefix.replace('*', 'ANY'))).toBe(1);
+    for (const key of others) expect(await admin.exists(key)).toBe(1);
+    expect(await store.get('t')).toEqual([]);
   });
 
   it('clears thousands of threads page by page with SCAN, never KEYS, and nothing outside its prefix', async () => {
@@ -277,10 +344,10 @@ describe('createRedisStore: stats and clear', () => {
     const store = createRedisStore({ client, keyPrefix });
     const neighbour = createRedisStore({ client, keyPrefix: freshPrefix() });
     await neighbour.add('t', ['kept']);
-    await admin.set(`${keyPrefix}config`, 'not ours to delete');
+    await admin.set(threadKey(keyPrefix, 'config'), 'not ours to delete');
     const threads = Array.from({ length: 2_500 }, (_, index) => `thread-${index}`);
     const seed = admin.multi();
-    for (const threadId of threads) seed.zAdd(`${keyPrefix}${threadId}`, { score: 1, value: 'a' });
+    for (const threadId of threads) seed.zAdd(threadKey(keyPrefix, threadId), { score: 1, value: 'a' });
     await seed.exec();
     const before = await commandStats(admin);
     expect((await store.stats()).threadCount).toBe(2_500);
@@ -291,7 +358,7 @@ describe('createRedisStore: stats and clear', () => {
     expect((await store.stats()).threadCount).toBe(0);
     expect(await store.get('thread-7')).toEqual([]);
     expect(await neighbour.get('t')).toEqual(['kept']);
-    expect(await admin.get(`${keyPrefix}config`)).toBe('not ours to delete');
+    expect(await admin.get(threadKey(keyPrefix, 'config'))).toBe('not ours to delete');
   });
 });
 
@@ -338,12 +405,12 @@ describe('createRedisStore: misuse', () => {
 
   it('reports a key of another type under its prefix as STORE_UNAVAILABLE with the cause', async () => {
     const keyPrefix = freshPrefix();
-    await admin.set(`${keyPrefix}t`, 'a string');
+    await admin.set(threadKey(keyPrefix, 't'), 'a string');
     const store = createRedisStore({ client, keyPrefix });
     const error = await expectCode(store.get('t'), 'STORE_UNAVAILABLE');
     expect(String((error.cause as Error).message)).toMatch(/WRONGTYPE/);
     await expectCode(store.add('t', ['a']), 'STORE_UNAVAILABLE');
-    expect(await admin.get(`${keyPrefix}t`)).toBe('a string');
+    expect(await admin.get(threadKey(keyPrefix, 't'))).toBe('a string');
   });
 
   it('after dispose fails with DISPOSED and leaves the client open', async () => {

@@ -18,7 +18,10 @@ import {
 export interface RedisStoreOptions {
   /** A connected node-redis client (`await createClient({ url }).connect()`). The store never closes it. */
   readonly client: RedisStoreClient;
-  /** Prepended to every thread id to form its key (default `'tool-search:'`; must not be empty). */
+  /**
+   * Starts every thread's key, followed by a NUL and the thread id (default `'tool-search:'`; must
+   * not be empty or contain a NUL). `clear()` and `stats()` cover this prefix's threads only.
+   */
   readonly keyPrefix?: string;
   /** Milliseconds a thread lives after its last read or write, as the key's Redis expiry (default one hour; 0: no expiry). */
   readonly ttl?: number;
@@ -49,15 +52,21 @@ export interface RedisStore extends LoadStateStore {
 
 export const DEFAULT_KEY_PREFIX = 'tool-search:';
 export const DEFAULT_TTL = 3_600_000;
-/** Follows the key prefix in the key of a thread id that is not well-formed Unicode. */
+/**
+ * Between the key prefix and the thread id in every key. A prefix may not hold it, so the first
+ * NUL of a key ends its prefix: 'chat:' + NUL + 'admin:42' is never 'chat:admin:' + NUL + '42'.
+ */
+const SEPARATOR = '\0';
+/** Follows the separator in the key of a thread id that is not well-formed Unicode. */
 const ILL_FORMED_MARKER = Buffer.from([0xff]);
 
 // One key per thread: a sorted set whose scores are the load order (1, 2, 3, ...). Each script
 // is one round trip, atomic on the server, and refreshes the key's expiry when ARGV[1] > 0.
+// PEXPIRE gets ARGV[1] itself, the ttl's digits: a Lua number could be printed as '1e+18'.
 const GET_SCRIPT = `
 local names = redis.call('ZRANGE', KEYS[1], 0, -1)
 local ttl = tonumber(ARGV[1])
-if ttl > 0 and #names > 0 then redis.call('PEXPIRE', KEYS[1], ttl) end
+if ttl > 0 and #names > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return names
 `;
 
@@ -70,7 +79,7 @@ if #last == 2 then score = tonumber(last[2]) end
 for i = 2, #ARGV do
   if redis.call('ZADD', key, 'NX', score + 1, ARGV[i]) == 1 then score = score + 1 end
 end
-if ttl > 0 then redis.call('PEXPIRE', key, ttl) end
+if ttl > 0 then redis.call('PEXPIRE', key, ARGV[1]) end
 return redis.call('ZRANGE', key, 0, -1)
 `;
 
@@ -78,7 +87,7 @@ const REMOVE_SCRIPT = `
 local key = KEYS[1]
 local ttl = tonumber(ARGV[1])
 for i = 2, #ARGV do redis.call('ZREM', key, ARGV[i]) end
-if ttl > 0 then redis.call('PEXPIRE', key, ttl) end
+if ttl > 0 then redis.call('PEXPIRE', key, ARGV[1]) end
 return redis.call('ZRANGE', key, 0, -1)
 `;
 
@@ -95,7 +104,7 @@ function toNames(reply: unknown, operation: string): readonly string[] {
 
 /**
  * Load state in Redis, shared by every process that serves an agent. One sorted set per thread
- * (`keyPrefix + threadId`), scored by load order; adds and removes run as Lua scripts, so two
+ * (`keyPrefix`, a NUL, `threadId`), scored by load order; adds and removes run as Lua scripts, so two
  * processes loading into one thread at once lose nothing and duplicate nothing; the TTL is the
  * key's own expiry (PEXPIRE), refreshed by every read and write, so nothing sweeps. `get`, `add`,
  * `remove` and `delete` are one round trip each. Every call is bounded: an unreachable or
@@ -115,18 +124,20 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     label: 'Redis store',
   });
   const ttlArgument = String(Math.ceil(ttl));
-  const threads = { match: `${escapeGlob(keyPrefix)}*`, type: 'zset' };
-  const prefixBytes = Buffer.from(keyPrefix, 'utf8');
+  const head = keyPrefix + SEPARATOR;
+  // Exactly this store's keys: a longer prefix ('chat:admin:' beside 'chat:') has no NUL there.
+  const threads = { match: `${escapeGlob(keyPrefix)}${SEPARATOR}*`, type: 'zset' };
+  const headBytes = Buffer.from(head, 'utf8');
   /**
-   * `keyPrefix + threadId`, as Redis has always had it, for a well-formed thread id. One with a
-   * lone surrogate would lose it to UTF-8 (U+FFFD in its place, so '\ud800', '\udc00' and
-   * '\ufffd' would share a thread): it gets the prefix, the byte 0xFF and its UTF-16 code units
-   * instead. No UTF-8 holds 0xFF, so no well-formed thread id's key is one of these.
+   * `keyPrefix`, a NUL, then the thread id as UTF-8, for a well-formed thread id. One with a lone
+   * surrogate would lose it to UTF-8 (U+FFFD in its place, so '\ud800', '\udc00' and '\ufffd'
+   * would share a thread): after the NUL it gets the byte 0xFF and its UTF-16 code units instead.
+   * No UTF-8 holds 0xFF, so no well-formed thread id's key is one of these.
    */
   const keyOf = (threadId: string): string | Buffer => {
     const id = String(threadId);
-    if (isWellFormedText(id)) return keyPrefix + id;
-    return Buffer.concat([prefixBytes, ILL_FORMED_MARKER, Buffer.from(id, 'utf16le')]);
+    if (isWellFormedText(id)) return head + id;
+    return Buffer.concat([headBytes, ILL_FORMED_MARKER, Buffer.from(id, 'utf16le')]);
   };
 
   const names = (list: readonly string[]) => {

@@ -199,6 +199,16 @@ describe('createRedisVectorStore: expiry', () => {
     expect(await store.get('m', ['t'])).toEqual([undefined]);
   });
 
+  it('works with the largest ttl it accepts (Number.MAX_SAFE_INTEGER ms) on every read and write', async () => {
+    const keyPrefix = freshPrefix();
+    const store = createRedisVectorStore({ client, keyPrefix, ttl: Number.MAX_SAFE_INTEGER });
+    await store.set('m', [{ text: 't', vector: Float32Array.from([1]) }]);
+    expect(asArrays(await store.get('m', ['t']))).toEqual([[1]]);
+    expect(await admin.pTTL(expectedKey(keyPrefix, 'm', 't'))).toBeGreaterThan(
+      Number.MAX_SAFE_INTEGER - 60_000,
+    );
+  });
+
   it('with ttl 0 keeps vectors without expiry, through reads and rewrites', async () => {
     const keyPrefix = freshPrefix();
     const key = expectedKey(keyPrefix, 'm', 't');
