@@ -12,6 +12,18 @@ function isAbortSignal(value: unknown): value is AbortSignal {
   );
 }
 
+/** `work` started: a synchronous throw, or an answer that is no promise, as a promise too. */
+function started<T>(
+  work: (signal: AbortSignal | undefined) => Promise<T>,
+  signal: AbortSignal | undefined,
+): Promise<T> {
+  try {
+    return Promise.resolve(work(signal));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
 /**
  * Runs `work` so that `signal` can end the wait for it: the promise rejects with the signal's
  * reason as soon as it aborts (at once when it already has, and then `work` is never started),
@@ -24,7 +36,7 @@ export function abortable<T>(
   signal: AbortSignal | undefined,
   work: (signal: AbortSignal | undefined) => Promise<T>,
 ): Promise<T> {
-  if (signal === undefined || signal === null) return work(undefined);
+  if (signal === undefined || signal === null) return started(work, undefined);
   if (!isAbortSignal(signal)) {
     return Promise.reject(
       new ToolSearchError(
@@ -37,7 +49,7 @@ export function abortable<T>(
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
-    work(signal).then(
+    started(work, signal).then(
       (value) => {
         signal.removeEventListener('abort', onAbort);
         resolve(value);

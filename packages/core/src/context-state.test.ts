@@ -164,6 +164,18 @@ describe('deriveLoadedNames', () => {
     expect(normalizeToolOutput(42)).toBeUndefined();
   });
 
+  it('reads a result that lists a great many names (a forged one, say) without overflowing', () => {
+    const many = Array.from({ length: 200_000 }, (_, index) => `tool_${index}`);
+    expect(activatedNames('load_tool', { success: true, loaded: many, alreadyLoaded: many })).toHaveLength(
+      200_000,
+    );
+    const records = [
+      call('1', 'load_tool', { toolName: 'tool_7' }),
+      result('1', 'load_tool', { success: true, loaded: many }),
+    ];
+    expect(deriveLoadedNames({ ...base, records })).toEqual(['tool_7']);
+  });
+
   it('never throws on arbitrary records (property)', () => {
     fc.assert(
       fc.property(fc.array(fc.anything()), fc.boolean(), (records, autoLoad) => {

@@ -108,10 +108,11 @@ export function activatedNames(metaToolName: string, output: unknown): string[] 
   if (!result) return [];
   const names: string[] = [];
   if (metaToolName === LOAD_TOOL_NAME) {
-    names.push(...strings(result.loaded), ...strings(result.alreadyLoaded));
+    for (const name of strings(result.loaded)) names.push(name);
+    for (const name of strings(result.alreadyLoaded)) names.push(name);
     if (result.success === true && typeof result.toolName === 'string') names.push(result.toolName);
   } else if (metaToolName === SEARCH_TOOLS_NAME) {
-    names.push(...strings(result.loaded));
+    for (const name of strings(result.loaded)) names.push(name);
   }
   return [...new Set(names)];
 }

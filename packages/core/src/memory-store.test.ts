@@ -31,6 +31,16 @@ describe('createMemoryStore', () => {
     store.dispose();
   });
 
+  it('removes names from a very long thread without losing the rest', () => {
+    const store = createMemoryStore({ clock: createFakeClock() });
+    const names = Array.from({ length: 200_000 }, (_, index) => `tool_${index}`);
+    store.add('t', names);
+    expect(store.remove('t', ['tool_0'])).toHaveLength(199_999);
+    expect(store.get('t')).toHaveLength(199_999);
+    expect(store.add('t', ['tool_0'])).toHaveLength(200_000);
+    store.dispose();
+  });
+
   it('sweep() returns how many threads it removed', () => {
     const clock = createFakeClock();
     const store = createMemoryStore({ ttl: 1_000, clock });

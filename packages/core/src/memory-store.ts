@@ -152,8 +152,10 @@ export function createMemoryStore(given?: MemoryStoreOptions | null): MemoryStor
       if (!state) return [];
       const drop = new Set(names);
       const kept = state.names.filter((name) => !drop.has(name));
+      // Element by element: a spread of a very long list overflows the stack, and the thread
+      // would be left empty.
       state.names.length = 0;
-      state.names.push(...kept);
+      for (const name of kept) state.names.push(name);
       for (const name of drop) state.set.delete(name);
       return [...kept];
     },

@@ -10,6 +10,11 @@ import {
 } from './tokenizer';
 
 describe('tokenize', () => {
+  it('reads no word out of the variation selector of an emoji, nor glues it to the next word', () => {
+    expect(tokenize('☀️ weather ⚡️Fast ⭐️ 5️⃣ café')).toEqual(['weather', 'fast', '5', 'cafe']);
+    expect(tokenize('✅️')).toEqual([]);
+  });
+
   it('splits identifiers in every common style', () => {
     expect(tokenize('getWeatherForecast')).toEqual(['get', 'weather', 'forecast']);
     expect(tokenize('list_github_prs')).toEqual(['list', 'github', 'prs']);

@@ -14,8 +14,14 @@
 
 /** Combining diacritical marks (U+0300–U+036F): the accents of Latin, Greek and Cyrillic. */
 const ACCENTS = /[\u0300-\u036f]/g;
-/** A word: letters, digits and the combining marks inside them. */
-const WORD = /[\p{L}\p{N}\p{M}]+/gu;
+/**
+ * A word: a letter or digit, then letters, digits and the combining marks inside them. A mark
+ * alone is no word: the variation selector after an emoji (U+FE0F in ☀️, ⚡️) would otherwise
+ * be one, shared by every text with such an emoji, or glued to the next word (⚡️Fast).
+ */
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu;
+/** The marks that make a character an emoji (variation selectors, the keycap of 5️⃣): not text. */
+const EMOJI_MARKS = /[\uFE00-\uFE0F\u20E3\u{E0100}-\u{E01EF}]/gu;
 /** Identifier boundaries inside a word (before normalisation, while case is still known). */
 const CAMEL_BOUNDARY =
   /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u;
@@ -220,7 +226,8 @@ export function forEachWord(text: string, sink: WordSink): void {
 /** The general path of {@link tokenize}, for any text (exported for tests). */
 export function tokenizeUnicode(text: string): string[] {
   const out: string[] = [];
-  for (const word of text.normalize('NFC').replace(POSSESSIVE, '').match(WORD) ?? []) {
+  for (const word of text.normalize('NFC').replace(POSSESSIVE, '').replace(EMOJI_MARKS, '').match(WORD) ??
+    []) {
     for (const part of splitIdentifier(word)) {
       for (const normalised of normalizeText(part).match(WORD) ?? []) pushWord(normalised, out);
     }

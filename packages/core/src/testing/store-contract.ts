@@ -38,6 +38,12 @@ export const oddIds: readonly string[] = [
   'tool-search:threads:x',
   '线程🧵-ñ',
   'x'.repeat(2_000),
+  // Ids that differ only in case, or only past a long shared start: a store that folds case
+  // or cuts ids would merge two users' threads.
+  'User-1',
+  'user-1',
+  `org:${'0'.repeat(64)}:user:a`,
+  `org:${'0'.repeat(64)}:user:b`,
 ];
 
 /**
