@@ -270,6 +270,22 @@ describe('keyword ranker: bad input', () => {
     expect(ranker.search('weather', { topK: 2.7 })).toHaveLength(2);
   });
 
+  it('rejects options that are not an object, misspelt field weights and flags that are not booleans', () => {
+    const tools = sampleCatalog;
+    const code = (options: unknown) => errorCode(() => createKeywordRanker(tools, options as never));
+    expect(code('fast')).toBe('INVALID_OPTIONS');
+    expect(code({ fieldWeights: { name: 0, tags: 0, description: 0, parameters: 0, nmae: 3 } })).toBe(
+      'INVALID_OPTIONS',
+    );
+    expect(code({ fieldWeights: [3] })).toBe('INVALID_OPTIONS');
+    for (const flag of ['stemming', 'fuzzy', 'multiPart'])
+      expect(code({ [flag]: 'false' })).toBe('INVALID_OPTIONS');
+    expect(createKeywordRanker(tools, null).search('weather').length).toBeGreaterThan(0);
+    expect(
+      createKeywordRanker(tools, { fieldWeights: { name: 2 }, fuzzy: false }).search('weather').length,
+    ).toBeGreaterThan(0);
+  });
+
   it('works on an empty catalog', () => {
     expect(createKeywordRanker([]).search('weather')).toEqual([]);
   });

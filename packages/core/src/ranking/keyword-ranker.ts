@@ -1,4 +1,4 @@
-import { ToolSearchError } from '../errors';
+import { optionsObject, ToolSearchError } from '../errors';
 import { safeListener } from '../listener';
 import type { Ranker, SearchOptions, SearchResult, ToolDescriptor } from '../types';
 import {
@@ -69,7 +69,27 @@ function validateRankerOptions(options: KeywordRankerOptions): {
   k1: number;
   b: number;
 } {
-  const weights = { ...DEFAULT_FIELD_WEIGHTS, ...options.fieldWeights };
+  const given = options.fieldWeights;
+  if (given !== undefined && (typeof given !== 'object' || given === null || Array.isArray(given))) {
+    throw new ToolSearchError('INVALID_OPTIONS', 'fieldWeights must be an object of field weights');
+  }
+  // A misspelt field would count towards "one weight > 0" while weighing nothing.
+  const unknown = Object.keys(given ?? {}).filter((field) => !Object.hasOwn(DEFAULT_FIELD_WEIGHTS, field));
+  if (unknown.length > 0) {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      `fieldWeights has no field ${unknown.map((field) => JSON.stringify(field)).join(', ')}: its fields are ${Object.keys(DEFAULT_FIELD_WEIGHTS).join(', ')}`,
+    );
+  }
+  const weights = { ...DEFAULT_FIELD_WEIGHTS, ...given };
+  for (const flag of ['stemming', 'fuzzy', 'multiPart'] as const) {
+    if (options[flag] !== undefined && typeof options[flag] !== 'boolean') {
+      throw new ToolSearchError(
+        'INVALID_OPTIONS',
+        `${flag} must be true or false, got ${String(options[flag])}`,
+      );
+    }
+  }
   const k1 = options.k1 ?? 1.2;
   const b = options.b ?? 0.75;
   const valid = (value: number) => typeof value === 'number' && Number.isFinite(value);
@@ -102,10 +122,11 @@ const keepWord = (word: string): string => word;
  */
 export function createKeywordRanker(
   tools: readonly ToolDescriptor[],
-  options: KeywordRankerOptions = {},
+  options?: KeywordRankerOptions | null,
 ): KeywordRanker {
+  const checked = optionsObject(options, 'createKeywordRanker');
   positionsByName(tools, 'createKeywordRanker');
-  return keywordRankerOver(tools, options);
+  return keywordRankerOver(tools, checked);
 }
 
 /**
