@@ -1,4 +1,4 @@
-import { type Embedder, settingsHash, sizeOption, ToolSearchError } from '@tool-search/core';
+import { type Embedder, settingsIdPart, sizeOption, ToolSearchError } from '@tool-search/core';
 import { type EmbeddingModel, embedMany } from 'ai';
 
 type EmbedManyOptions = Parameters<typeof embedMany>[0];
@@ -43,12 +43,6 @@ function modelId(model: EmbeddingModel): string {
   return `${model.provider}:${model.modelId}`;
 }
 
-/** Provider options as the default id names them: `:providerOptions=<hash>`, or `''` for none. */
-function providerOptionsSuffix(providerOptions: unknown): string {
-  const hash = settingsHash(providerOptions);
-  return hash === undefined ? '' : `:providerOptions=${hash}`;
-}
-
 /**
  * Whether each of a batch's vectors is fit to keep: non-empty, every value finite (as float32),
  * and of the batch's length: `dimensions` when given, else the length that more than half of
@@ -90,7 +84,7 @@ export function createAiSdkEmbedder(options: AiSdkEmbedderOptions): Embedder {
   const cacheSize = sizeOption(options.cacheSize, 'cacheSize', DEFAULT_CACHE_SIZE);
   const id =
     options.id ??
-    `ai-sdk:${modelId(model)}${dimensions === undefined ? '' : `:${dimensions}`}${providerOptionsSuffix(options.providerOptions)}`;
+    `ai-sdk:${modelId(model)}${dimensions === undefined ? '' : `:${dimensions}`}${settingsIdPart('providerOptions', options.providerOptions)}`;
   /**
    * Embeds through `embedMany` with `providerOptions`, keeping up to `cacheSize` vectors by
    * text (least recently used forgotten first) and sending a text being embedded only once.

@@ -1,20 +1,9 @@
-import { type CatalogEntry, type JsonSchema, type ToolDescriptor, ToolSearchError } from '@tool-search/core';
+import { type CatalogEntry, type JsonSchema, type ToolDescriptor, toolRecord } from '@tool-search/core';
 import { asSchema, type Tool, type ToolSet } from 'ai';
 
 /** The own entries of a tool record, checked to be objects. */
 export function ownTools(record: ToolSet, label: string): Array<[string, Tool]> {
-  if (record === null || typeof record !== 'object' || Array.isArray(record)) {
-    throw new ToolSearchError(
-      'INVALID_OPTIONS',
-      `\`${label}\` must be an object of AI SDK tools keyed by name.`,
-    );
-  }
-  return Object.entries(record).map(([name, tool]) => {
-    if (tool === null || typeof tool !== 'object') {
-      throw new ToolSearchError('INVALID_OPTIONS', `\`${label}.${name}\` is not an AI SDK tool.`);
-    }
-    return [name, tool as Tool];
-  });
+  return toolRecord(record, label, 'AI SDK tools') as Array<[string, Tool]>;
 }
 
 /** An AI SDK tool as the engine sees it: its key, its description, its input's JSON Schema. */

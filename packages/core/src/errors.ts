@@ -66,3 +66,34 @@ export function sizeOption(value: unknown, name: string, fallback: number): numb
   }
   return value;
 }
+
+/** What a value is, for an error message: `null`, `an array` or its `typeof`. */
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value;
+}
+
+/**
+ * An adapter's record of tools keyed by name (its `tools` option, say), checked: an object, not
+ * an array, whose every value is an object. Anything else throws `INVALID_OPTIONS` naming the
+ * option (`label`) and what the tools are (`kind`, e.g. `'AI SDK tools'`): an array would make
+ * its tools `"0"`, `"1"`, a missing value an empty catalog.
+ */
+export function toolRecord(record: unknown, label: string, kind: string): Array<[string, object]> {
+  if (record === null || typeof record !== 'object' || Array.isArray(record)) {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      `\`${label}\` must be an object of ${kind} keyed by name, got ${kindOf(record)}.`,
+    );
+  }
+  return Object.entries(record).map(([name, tool]): [string, object] => {
+    if (tool === null || typeof tool !== 'object') {
+      throw new ToolSearchError(
+        'INVALID_OPTIONS',
+        `\`${label}.${name}\` is not a tool (got ${kindOf(tool)}): \`${label}\` must be an object of ${kind} keyed by name.`,
+      );
+    }
+    return [name, tool];
+  });
+}

@@ -13,7 +13,7 @@ export {
 export { withoutDeferLoading } from './defer-loading';
 export { createToolSearchEngine, DEFAULT_THREAD_ID, normalizeThreadId } from './engine';
 export type { ToolSearchErrorCode } from './errors';
-export { optionsObject, sizeOption, ToolSearchError } from './errors';
+export { optionsObject, sizeOption, ToolSearchError, toolRecord } from './errors';
 export type { MemoryStore, MemoryStoreEvictReason, MemoryStoreOptions } from './memory-store';
 export { createMemoryStore } from './memory-store';
 export type { MetaToolOptions } from './meta-tools';
@@ -28,7 +28,7 @@ export {
   toolSearchInstructions,
 } from './meta-tools';
 export type { Embedder, EmbeddingVector } from './ranking/embedder';
-export { settingsHash } from './ranking/embedder';
+export { settingsHash, settingsIdPart } from './ranking/embedder';
 export type { HybridRankerOptions } from './ranking/hybrid-ranker';
 export { createHybridRanker } from './ranking/hybrid-ranker';
 export type { FieldWeights, KeywordRanker, KeywordRankerOptions } from './ranking/keyword-ranker';

@@ -1,5 +1,5 @@
 import { isStandardSchemaWithJSON, standardSchemaToJSONSchema, toStandardSchema } from '@mastra/core/schema';
-import { type CatalogEntry, type JsonSchema, type ToolDescriptor, ToolSearchError } from '@tool-search/core';
+import { type CatalogEntry, type JsonSchema, type ToolDescriptor, toolRecord } from '@tool-search/core';
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return (typeof value === 'object' && value !== null) || typeof value === 'function';
@@ -87,33 +87,12 @@ export function toCatalogEntry(key: string, tool: unknown): CatalogEntry<unknown
   return entry;
 }
 
-/** What a value is, for an error message: `null`, `an array` or its `typeof`. */
-function kindOf(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value;
-}
-
 /**
- * A tool record given as an option, checked: an object (not an array) of Mastra tools keyed by
- * name, each an object. Anything else, a missing record included, is an INVALID_OPTIONS error
- * naming the option (`label`), as the AI SDK adapter checks its `tools`.
+ * A tool record given as an option, checked (the core's {@link toolRecord}): an object (not an
+ * array) of Mastra tools keyed by name, each an object.
  */
 export function ownTools(record: unknown, label: string): Record<string, object> {
-  if (record === null || typeof record !== 'object' || Array.isArray(record)) {
-    throw new ToolSearchError(
-      'INVALID_OPTIONS',
-      `\`${label}\` must be an object of Mastra tools keyed by name, got ${kindOf(record)}.`,
-    );
-  }
-  for (const [name, tool] of Object.entries(record)) {
-    if (tool === null || typeof tool !== 'object') {
-      throw new ToolSearchError(
-        'INVALID_OPTIONS',
-        `\`${label}.${name}\` is not a Mastra tool (got ${kindOf(tool)}).`,
-      );
-    }
-  }
+  toolRecord(record, label, 'Mastra tools');
   return record as Record<string, object>;
 }
 

@@ -1,4 +1,4 @@
-import { type Embedder, type EmbeddingVector, settingsHash, ToolSearchError } from '@tool-search/core';
+import { type Embedder, type EmbeddingVector, settingsIdPart, ToolSearchError } from '@tool-search/core';
 
 type ProviderOptions = Record<string, Record<string, unknown>>;
 
@@ -50,12 +50,6 @@ function positiveInteger(name: string, value: number | undefined): void {
   if (value !== undefined && !(Number.isInteger(value) && value > 0)) {
     throw new ToolSearchError('INVALID_OPTIONS', `${name} must be a positive integer, got ${String(value)}`);
   }
-}
-
-/** Provider options as the default id names them: `:providerOptions=<hash>`, or `''` for none. */
-function providerOptionsSuffix(providerOptions: unknown): string {
-  const hash = settingsHash(providerOptions);
-  return hash === undefined ? '' : `:providerOptions=${hash}`;
 }
 
 /**
@@ -125,7 +119,7 @@ export function createMastraEmbedder(options: MastraEmbedderOptions): Embedder {
   return {
     id:
       options.id ??
-      `mastra:${model.provider}:${model.modelId}${providerOptionsSuffix(options.providerOptions)}`,
+      `mastra:${model.provider}:${model.modelId}${settingsIdPart('providerOptions', options.providerOptions)}`,
     ...(options.dimensions === undefined ? {} : { dimensions: options.dimensions }),
     embed: embedWith(options.providerOptions),
     ...(options.queryProviderOptions === undefined

@@ -74,3 +74,12 @@ export function settingsHash(settings: unknown): string | undefined {
   if (json === undefined || json === '{}') return undefined;
   return (hashWord(json) >>> 0).toString(16).padStart(8, '0');
 }
+
+/**
+ * The part of an embedder's default `id` that names some settings: `:<name>=<settingsHash>`, or
+ * `''` when there are none (so an id without them stays as it was).
+ */
+export function settingsIdPart(name: string, settings: unknown): string {
+  const hash = settingsHash(settings);
+  return hash === undefined ? '' : `:${name}=${hash}`;
+}
