@@ -1,5 +1,6 @@
 import { ToolSearchError } from './errors';
 import { createNameSuggester, MAX_TOOL_NAME_LENGTH, META_TOOL_NAMES, type NameSuggester } from './meta-tools';
+import { checkRanker } from './ranking/ranker-answers';
 import type { CatalogEntry, Ranker, RankerFactory, ToolDescriptor } from './types';
 
 /** Why a request tool (or one of its aliases) was left out of the request's catalog. */
@@ -222,7 +223,10 @@ export function buildCatalog<TTool>(
             ? { ...entry.descriptor, tags: [...(entry.descriptor.tags ?? []), ...aliases] }
             : entry.descriptor;
         });
-        ranker = options.rankerFactory(descriptors);
+        ranker = checkRanker(
+          options.rankerFactory(descriptors),
+          options.mode === 'strict' ? 'createToolSearchEngine' : "the request's tools",
+        );
       }
       return ranker;
     },

@@ -660,6 +660,12 @@ describe('tool names', () => {
       { clock: {} as never },
       { clock: { now: () => 0 } as never },
       { ranker: 'keyword' as never },
+      // A factory that builds no ranker failed only at each search, as a search error.
+      { ranker: (() => null) as never },
+      { ranker: (() => ({ rank: () => [] })) as never },
+      // A listener that is not a function failed every call silently: no event was ever seen.
+      { onEvent: console as never },
+      { onEvent: 'log' as never },
       { filter: 'admin-only' as never },
       { filter: { allow: true } as never },
     ]) {

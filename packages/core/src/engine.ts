@@ -27,6 +27,7 @@ import {
   toolSearchInstructions,
 } from './meta-tools';
 import { keywordRankerOver } from './ranking/keyword-ranker';
+import { checkRankerFactory, rankedResults } from './ranking/ranker-answers';
 import { DEFAULT_TOP_K } from './ranking/search-options';
 import type {
   CatalogEntry,
@@ -160,13 +161,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
     throw new ToolSearchError('INVALID_OPTIONS', 'signingSecret must be a non-empty string.');
   }
   // The catalog checks the names, so the default ranker need not check them again.
-  const rankerFactory = options.ranker ?? keywordRankerOver;
-  if (typeof rankerFactory !== 'function') {
-    throw new ToolSearchError(
-      'INVALID_OPTIONS',
-      `ranker must be a function (descriptors) => Ranker, such as createHybridRanker({ embedder }), got ${typeof rankerFactory}`,
-    );
-  }
+  const rankerFactory = checkRankerFactory(options.ranker ?? keywordRankerOver, 'createToolSearchEngine');
   const filter = options.filter ?? undefined;
   if (filter !== undefined && typeof filter !== 'function') {
     throw new ToolSearchError(
@@ -179,7 +174,10 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
     : undefined;
 
   // A listener that throws must not break a step.
-  const emit: (event: ToolSearchEvent) => void = safeListener(options.onEvent);
+  const emit: (event: ToolSearchEvent) => void = safeListener(
+    options.onEvent,
+    'createToolSearchEngine: onEvent',
+  );
 
   const staticCatalog = buildCatalog(options.catalog, { mode: 'strict', rankerFactory });
   staticCatalog.ranker(); // Build the index now: its cost belongs to start-up, not to the first search.
@@ -336,8 +334,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
 
   /**
    * One search of a ranker, bounded by `searchTimeoutMs` when it answers with a promise. What it
-   * answers is checked: an answer that is not an array fails the search; an item without a
-   * string name is left out, and a score that is not a number in 0..1 is read as 0 or clamped.
+   * answers is checked ({@link rankedResults}).
    */
   async function searchRanker(
     ranker: Ranker,
@@ -354,24 +351,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
           `The ranker did not answer within ${searchTimeoutMs} ms.`,
         )
       : value;
-    if (!Array.isArray(answer)) {
-      throw new ToolSearchError(
-        'INVALID_OPTIONS',
-        `The ranker answered with ${answer === null ? 'null' : typeof answer}, not an array of results.`,
-      );
-    }
-    const results: SearchResult[] = [];
-    for (const item of answer as unknown[]) {
-      if (typeof item !== 'object' || item === null) continue;
-      const { name, description, score } = item as Partial<SearchResult>;
-      if (typeof name !== 'string') continue;
-      results.push({
-        name,
-        description: typeof description === 'string' ? description : '',
-        score: Math.min(1, Math.max(0, Number(score) || 0)),
-      });
-    }
-    return results;
+    return rankedResults(answer);
   }
 
   function callStore<T>(operation: string, threadId: string, run: () => MaybePromise<T>): MaybePromise<T> {

@@ -133,6 +133,14 @@ describe('createMemoryStore', () => {
       );
     }
     expect(() => createMemoryStore(42 as never)).toThrow(/takes an options object, got number/);
+    // A logger passed as onEvict failed every eviction report silently; refused before any timer starts.
+    const clock = createFakeClock();
+    for (const onEvict of [console, 'log']) {
+      expect(() => createMemoryStore({ clock, onEvict: onEvict as never })).toThrow(
+        expect.objectContaining({ code: 'INVALID_OPTIONS' }),
+      );
+    }
+    expect(clock.pendingTimers()).toBe(0);
     const store = createMemoryStore(null); // no options: the defaults
     expect(store.get('a')).toEqual([]);
     store.dispose();

@@ -61,12 +61,12 @@ export function createMemoryStore(given?: MemoryStoreOptions | null): MemoryStor
     throw new ToolSearchError('INVALID_OPTIONS', `maxThreads must be an integer >= 1, got ${maxThreads}`);
   }
 
+  // A listener's failure is its own: the store stays consistent. Checked before the timer starts.
+  const notify = safeListener(options.onEvict, 'createMemoryStore: onEvict');
+
   const threads = new Map<string, ThreadState>();
   let cancelSweep: (() => void) | undefined =
     ttl > 0 ? clock.setInterval(() => sweep(), sweepInterval(ttl)) : undefined;
-
-  // A listener's failure is its own: the store stays consistent.
-  const notify = safeListener(options.onEvict);
 
   const isExpired = (state: ThreadState, now: number) => ttl > 0 && now - state.lastAccess >= ttl;
 

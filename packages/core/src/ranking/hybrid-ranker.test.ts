@@ -658,6 +658,13 @@ describe('createHybridRanker', () => {
       () => createHybridRanker({ embedder: conceptEmbedder({ embedQueries: 'no' as never }) }),
       'INVALID_OPTIONS',
     );
+    // A logger object passed as onError failed every report silently.
+    for (const onError of [console, 'warn', 5]) {
+      invalid(
+        () => createHybridRanker({ embedder: conceptEmbedder(), onError: onError as never }),
+        'INVALID_OPTIONS',
+      );
+    }
     for (const timeoutMs of [0, -5, Number.NaN, '100' as never]) {
       invalid(() => createHybridRanker({ embedder: conceptEmbedder(), timeoutMs }), 'INVALID_OPTIONS');
     }

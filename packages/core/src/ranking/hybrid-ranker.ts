@@ -487,7 +487,7 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
   let knownDimensions = embedderDimensions(embedder, 'createHybridRanker');
 
   // A failing listener must not turn a degraded search into a failed one.
-  const report = safeListener(onError);
+  const report = safeListener(onError, 'createHybridRanker: onError');
 
   // The default keyword ranking gets the embedder's word vectors, for the words no tool contains.
   const wordVectors =

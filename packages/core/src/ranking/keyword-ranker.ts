@@ -172,7 +172,7 @@ export function keywordRankerOver(
     fuzzy,
     referenceWeight,
     ...(wordVectors && surfaceWords ? { neighbours: createWordNeighbours(surfaceWords, wordVectors) } : {}),
-    ...(onError ? { onError: safeListener(onError) } : {}),
+    ...(onError ? { onError: safeListener(onError, 'createKeywordRanker: onError') } : {}),
   });
 
   /** Relevance of a tool to a view, 0..1. */

@@ -424,6 +424,8 @@ describe('createStoredEmbedder', () => {
       { embedder: { ...embedder, dimensions: 1.5 }, store },
       { embedder: { ...embedder, dimensions: '4' }, store },
       { embedder, store, clock: {} },
+      { embedder, store, onError: console },
+      { embedder, store, onError: 'warn' },
     ];
     for (const options of bad) {
       expect(() => createStoredEmbedder(options as never)).toThrow(ToolSearchError);

@@ -137,7 +137,7 @@ export function createStoredEmbedder(options: StoredEmbedderOptions): Embedder {
   }
   const timeoutMs = timeoutOption(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS);
   const clock = clockOption(options.clock, 'createStoredEmbedder');
-  const report = safeListener(options.onError);
+  const report = safeListener(options.onError, 'createStoredEmbedder: onError');
   const namespace = embedder.id;
   /** The vectors' length: the embedder's, or that of the first vector it gave (never the store's word for it). */
   let dimensions = embedderDimensions(embedder, 'createStoredEmbedder');

@@ -80,6 +80,47 @@ describe('createToolIndex', () => {
     );
   });
 
+  it('refuses a ranker factory that is none or builds no ranker, where it is built', () => {
+    const tools = [{ name: 'x' }];
+    for (const ranker of [5, 'keyword', {}]) {
+      expect(errorCode(() => createToolIndex({ tools, ranker: ranker as never }))).toBe('INVALID_OPTIONS');
+    }
+    for (const built of [null, undefined, 5, {}, { search: 'x' }]) {
+      expect(errorCode(() => createToolIndex({ tools, ranker: (() => built) as never }))).toBe(
+        'INVALID_OPTIONS',
+      );
+    }
+  });
+
+  it("reads a ranker's answer as the engine does: unknown, nameless and repeated items left out, scores clamped, topK kept", () => {
+    const tools = [{ name: 'a' }, { name: 'b' }, { name: '__proto__' }];
+    const sloppy: Ranker = {
+      search: () =>
+        [
+          null,
+          'a',
+          { name: 3, score: 1 },
+          { name: 'zzz', score: 0.9 },
+          { name: 'a', score: 7 },
+          { name: 'a', score: 0.5 },
+          { name: 'toString', score: 0.5 },
+          { name: '__proto__', description: 5, score: Number.NaN },
+          { name: 'b', description: 'b tool', score: -1 },
+        ] as never,
+    };
+    const index = createToolIndex({ tools, ranker: () => sloppy });
+    expect(index.search('q')).toEqual([
+      { name: 'a', description: '', score: 1 },
+      { name: '__proto__', description: '', score: 0 },
+      { name: 'b', description: 'b tool', score: 0 },
+    ]);
+    expect(index.search('q', { topK: 1 })).toEqual([{ name: 'a', description: '', score: 1 }]);
+    const notAList: Ranker = { search: () => ({ results: [] }) as never };
+    expect(errorCode(() => createToolIndex({ tools, ranker: () => notAList }).search('q'))).toBe(
+      'INVALID_OPTIONS',
+    );
+  });
+
   it('handles an empty catalog', () => {
     const empty = createToolIndex({ tools: [] });
     expect(empty.size).toBe(0);
