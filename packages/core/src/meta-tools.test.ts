@@ -42,6 +42,21 @@ describe('meta-tool definitions', () => {
     expect(toolSearchInstructions({ autoLoad: true })).not.toMatch(/load_tool/);
   });
 
+  it("give each engine schemas of its own: editing one engine's does not edit another's", () => {
+    const { engine: first } = harness();
+    const { engine: second } = harness();
+    const pristine = structuredClone(second.metaTools);
+    // What a framework or a user may do to a schema it was handed (strict mode, a $schema key).
+    const schema = first.metaTools[0]!.inputSchema as Record<string, unknown>;
+    schema.$schema = 'http://json-schema.org/draft-07/schema#';
+    (schema.properties as Record<string, Record<string, unknown>>).query!.description = 'edited';
+    (first.metaTools[1]!.inputSchema.properties as Record<string, Record<string, unknown>>)
+      .toolNames!.maxItems = 2;
+    expect(second.metaTools).toEqual(pristine);
+    expect(createMetaToolDefinitions()).toEqual(pristine);
+    expect(createMetaToolDefinitions({ autoLoad: true })[0]!.inputSchema).toEqual(pristine[0]!.inputSchema);
+  });
+
   it('know their own names', () => {
     expect(isMetaToolName('search_tools')).toBe(true);
     expect(isMetaToolName('load_tool')).toBe(true);

@@ -22,7 +22,8 @@ export function isMetaToolName(name: unknown): boolean {
   return typeof name === 'string' && META_TOOL_NAMES.has(name);
 }
 
-const searchToolsSchema: JsonSchema = {
+/** A fresh copy each time: a framework or a user that edits a schema must not edit every engine's. */
+const searchToolsSchema = (): JsonSchema => ({
   type: 'object',
   properties: {
     query: {
@@ -34,9 +35,9 @@ const searchToolsSchema: JsonSchema = {
   },
   required: ['query'],
   additionalProperties: false,
-};
+});
 
-const loadToolSchema: JsonSchema = {
+const loadToolSchema = (): JsonSchema => ({
   type: 'object',
   properties: {
     toolName: {
@@ -51,14 +52,17 @@ const loadToolSchema: JsonSchema = {
     },
   },
   additionalProperties: false,
-};
+});
 
 export interface MetaToolOptions {
   /** With autoLoad, search_tools loads what it finds and load_tool is not offered. */
   readonly autoLoad?: boolean;
 }
 
-/** The meta-tools offered to the model, in the order they are sent: search_tools, then load_tool. */
+/**
+ * The meta-tools offered to the model, in the order they are sent: search_tools, then load_tool.
+ * Each call returns new objects, schemas included, so that editing one engine's does not edit another's.
+ */
 export function createMetaToolDefinitions(options: MetaToolOptions = {}): readonly MetaToolDefinition[] {
   if (options.autoLoad) {
     return [
@@ -69,7 +73,7 @@ export function createMetaToolDefinitions(options: MetaToolOptions = {}): readon
           '(for example "weather forecast" or "refund payment"). The matching tools are loaded automatically and ' +
           'you can call them by their exact names from your next step on; there is no separate load step. ' +
           'Search again with other words if nothing fits.',
-        inputSchema: searchToolsSchema,
+        inputSchema: searchToolsSchema(),
       },
     ];
   }
@@ -80,14 +84,14 @@ export function createMetaToolDefinitions(options: MetaToolOptions = {}): readon
         'Find tools for a capability you do not have yet. Call it with a few keywords that describe the task ' +
         '(for example "weather forecast" or "refund payment"). It returns matching tool names with descriptions ' +
         'and a relevance score; it does not make them callable. Then call load_tool with the exact name(s) you need.',
-      inputSchema: searchToolsSchema,
+      inputSchema: searchToolsSchema(),
     },
     {
       name: LOAD_TOOL_NAME,
       description:
         'Make tools callable. Pass the exact name from search_tools results as toolName, or several as toolNames. ' +
         'A loaded tool can be called from your next step on and stays loaded for the rest of the conversation.',
-      inputSchema: loadToolSchema,
+      inputSchema: loadToolSchema(),
     },
   ];
 }
