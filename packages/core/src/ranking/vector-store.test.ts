@@ -48,6 +48,10 @@ describe('createMemoryVectorStore', () => {
       { text: 'b', vector: [] },
       { text: 'b', vector: [1, Number.NaN] },
       { text: 'b', vector: ['1'] },
+      // Finite as doubles, Infinity as float32: the vector the store would keep is not finite.
+      { text: 'b', vector: [1e39, 0] },
+      { text: 'b', vector: Float64Array.of(0, -1e300) },
+      { text: 'b', vector: BigInt64Array.of(1n) },
     ]) {
       expect(() => store.set('a', [{ text: 'a', vector: Float32Array.of(1) }, bad as never])).toThrow(
         expect.objectContaining({ code: 'INVALID_INPUT' }),

@@ -90,13 +90,21 @@ export function vectorOfEntry(entry: unknown, index: number): Float32Array {
   const vector = (entry as { vector?: unknown } | null | undefined)?.vector;
   if (Array.isArray(vector) || (ArrayBuffer.isView(vector) && !(vector instanceof DataView))) {
     const values = vector as ArrayLike<unknown>;
-    let finite = values.length > 0;
-    for (let position = 0; finite && position < values.length; position++) {
-      finite = typeof values[position] === 'number' && Number.isFinite(values[position]);
+    let numbers = values.length > 0;
+    for (let position = 0; numbers && position < values.length; position++) {
+      numbers = typeof values[position] === 'number';
     }
-    if (finite) {
-      return vector instanceof Float32Array ? vector : Float32Array.from(values as ArrayLike<number>);
+    // Checked as float32: a value past its range (1e39, finite as a double) would become Infinity.
+    const kept = !numbers
+      ? undefined
+      : vector instanceof Float32Array
+        ? vector
+        : Float32Array.from(values as ArrayLike<number>);
+    let finite = kept !== undefined;
+    for (let position = 0; finite && position < kept!.length; position++) {
+      finite = Number.isFinite(kept![position]);
     }
+    if (finite) return kept!;
   }
   throw new ToolSearchError(
     'INVALID_INPUT',
