@@ -19,4 +19,17 @@ describe('settingsHash', () => {
     expect(settingsHash({ big: 10n, list: [2, 1] })).toMatch(/^[0-9a-f]{8}$/);
     expect(settingsHash({ list: [2, 1] })).not.toBe(settingsHash({ list: [1, 2] }));
   });
+
+  it('refuses settings that cannot be written as JSON (INVALID_OPTIONS), where a cycle overflowed the stack', () => {
+    // A cycle recursed until the stack ran out (RangeError): the sorted copies hid it.
+    const cyclic: Record<string, unknown> = { openai: { user: 'a' } };
+    (cyclic.openai as Record<string, unknown>).self = cyclic;
+    expect(() => settingsHash(cyclic)).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+    const throwing = {
+      get openai() {
+        throw new Error('no');
+      },
+    };
+    expect(() => settingsHash(throwing)).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+  });
 });

@@ -60,17 +60,29 @@ export function embedderDimensions(embedder: Embedder, takenBy: string): number 
  * `id`: 8 hex digits of a hash of their JSON with object keys sorted, so the same settings in
  * another key order get the same name. A hash, not the JSON, which may hold a secret (a
  * gateway's API key) and would show in error messages. `undefined` for none (`undefined`,
- * `null`, `{}`).
+ * `null`, `{}`). Settings that cannot be written as JSON (a cycle, a getter that throws) throw
+ * `INVALID_OPTIONS`.
  */
 export function settingsHash(settings: unknown): string | undefined {
   if (settings === undefined || settings === null) return undefined;
-  const json = JSON.stringify(settings, (_key, value: unknown) => {
-    if (typeof value === 'bigint') return String(value);
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
-    return Object.fromEntries(
-      Object.entries(value).sort(([first], [second]) => (first < second ? -1 : first > second ? 1 : 0)),
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(settings, (_key, value: unknown) => {
+      if (typeof value === 'bigint') return String(value);
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+      return Object.fromEntries(
+        Object.entries(value).sort(([first], [second]) => (first < second ? -1 : first > second ? 1 : 0)),
+      );
+    });
+  } catch (error) {
+    // A cycle (the sorted copies hide it from JSON.stringify's own check, so it recursed until
+    // the stack ran out), a throwing getter or toJSON: no name can be made for such settings.
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      'Settings that change the vectors (providerOptions) must be JSON data: these could not be written as JSON (a cycle, or a getter or toJSON that throws). Give the embedder an id of your own.',
+      { cause: error },
     );
-  });
+  }
   if (json === undefined || json === '{}') return undefined;
   return (hashWord(json) >>> 0).toString(16).padStart(8, '0');
 }
