@@ -40,6 +40,23 @@ describe('createFakeClock', () => {
     expect(clock.pendingTimers()).toBe(0);
   });
 
+  it('schedules as the system clock does: nothing past the longest delay, 1 ms for 0 or NaN', () => {
+    const clock = createFakeClock(0);
+    const fired: string[] = [];
+    // Fired after 24.8 days here, never by the system clock: a test passed that production failed.
+    clock.setInterval(() => fired.push('long'), MAX_TIMER_DELAY_MS + 1);
+    expect(clock.pendingTimers()).toBe(0);
+    // NaN made a timer that never fired; Node fires it (and 0) after 1 ms.
+    const cancelNaN = clock.setInterval(() => fired.push(`nan@${clock.now()}`), Number.NaN);
+    const cancelZero = clock.setInterval(() => fired.push(`zero@${clock.now()}`), 0);
+    clock.advance(2);
+    expect(fired).toEqual(['nan@1', 'zero@1', 'nan@2', 'zero@2']);
+    cancelNaN();
+    cancelZero();
+    clock.advance(MAX_TIMER_DELAY_MS + 10);
+    expect(fired).toHaveLength(4);
+  });
+
   it('advanceAsync lets pending promise work run before and after', async () => {
     const clock = createFakeClock(0);
     const seen: number[] = [];

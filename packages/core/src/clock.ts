@@ -135,7 +135,11 @@ interface FakeTimer {
 
 const flushPromises = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** A fake clock starting at `start` (epoch ms, default 2023-11-14T22:13:20Z). */
+/**
+ * A fake clock starting at `start` (epoch ms, default 2023-11-14T22:13:20Z). Its intervals
+ * behave as {@link systemClock}'s: one longer than {@link MAX_TIMER_DELAY_MS} is never started,
+ * and a delay under 1 ms (or `NaN`) waits 1 ms.
+ */
 export function createFakeClock(start = 1_700_000_000_000): FakeClock {
   let current = start;
   const timers = new Set<FakeTimer>();
@@ -157,7 +161,11 @@ export function createFakeClock(start = 1_700_000_000_000): FakeClock {
   return {
     now: () => current,
     setInterval(callback, ms) {
-      const timer: FakeTimer = { callback, ms: Math.max(1, ms), due: current + Math.max(1, ms) };
+      // As the system clock: no timer past the longest delay, and a delay that is not a number
+      // ≥ 1 (0, NaN) waits 1 ms, as Node's timers do (NaN used to make a timer that never fired).
+      if (ms > MAX_TIMER_DELAY_MS) return () => {};
+      const delay = Number.isNaN(ms) || ms < 1 ? 1 : ms;
+      const timer: FakeTimer = { callback, ms: delay, due: current + delay };
       timers.add(timer);
       return () => {
         timers.delete(timer);
