@@ -111,19 +111,34 @@ function metaToolMessage(
   });
 }
 
+/** The index of the (last) AI message that made `toolCallId`, or -1. */
+function indexOfCall(messages: readonly BaseMessage[], toolCallId: string | undefined): number {
+  if (toolCallId === undefined) return -1;
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message = messages[index];
+    if (AIMessage.isInstance(message) && message.tool_calls?.some((call) => call.id === toolCallId)) {
+      return index;
+    }
+  }
+  return -1;
+}
+
+/** The AI message that made `toolCallId`, if the messages hold it. */
+export function messageWithCall(
+  messages: readonly BaseMessage[],
+  toolCallId: string | undefined,
+): AIMessage | undefined {
+  const index = indexOfCall(messages, toolCallId);
+  return index === -1 ? undefined : (messages[index] as AIMessage);
+}
+
 /** The messages before the AI message that made `toolCallId`: what the model saw when it made the call. */
 export function messagesBeforeCall(
   messages: readonly BaseMessage[],
   toolCallId: string | undefined,
 ): readonly BaseMessage[] {
-  if (toolCallId === undefined) return messages;
-  for (let index = messages.length - 1; index >= 0; index -= 1) {
-    const message = messages[index];
-    if (AIMessage.isInstance(message) && message.tool_calls?.some((call) => call.id === toolCallId)) {
-      return messages.slice(0, index);
-    }
-  }
-  return messages;
+  const index = indexOfCall(messages, toolCallId);
+  return index === -1 ? messages : messages.slice(0, index);
 }
 
 /**

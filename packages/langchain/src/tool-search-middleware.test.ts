@@ -1,5 +1,6 @@
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
-import { Command, MemorySaver } from '@langchain/langgraph';
+import type { ToolRuntime } from '@langchain/core/tools';
+import { Command, interrupt, MemorySaver } from '@langchain/langgraph';
 import type { LoadStateStore, ToolSearchEvent } from '@tool-search/core';
 import { createFakeClock, createHeldRanker } from '@tool-search/core/testing';
 import {
@@ -435,6 +436,61 @@ describe('toolSearchMiddleware with createAgent', () => {
     const weather = toolMessages(result.messages).filter((message) => message.name === 'get_weather');
     expect(weather.map((message) => message.status)).toEqual(['error', 'success']);
     expect(log.count('get_weather')).toBe(1);
+  });
+
+  it("the guard: a refused call stays refused when LangGraph runs it again (version 'v1', a tool that interrupts)", async () => {
+    const { log, catalog } = setup();
+    const pay = tool(
+      async (input: { amount: number }) => {
+        const answer: unknown = interrupt({ question: `Pay ${input.amount}?` });
+        log.calls.push({ name: 'pay_invoice', input: answer });
+        return `paid: ${String(answer)}`;
+      },
+      { name: 'pay_invoice', description: 'Pay an invoice', schema: z.object({ amount: z.number() }) },
+    );
+    const model = fakeModel()
+      .respondWithTools([{ name: 'load_tool', args: { toolName: 'pay_invoice' } }])
+      .respondWithTools([
+        { name: 'load_tool', args: { toolName: 'get_weather' } },
+        { name: 'get_weather', args: { city: 'Rome' } },
+        { name: 'pay_invoice', args: { amount: 5 } },
+      ])
+      .respond(new AIMessage('done'));
+    // With version 'v1' the tool node runs all calls of a message together, and runs them all
+    // again when the run resumes after pay_invoice's interrupt.
+    const agent = createAgent({
+      model,
+      version: 'v1',
+      middleware: [toolSearchMiddleware({ tools: [...catalog, pay] })],
+      checkpointer: new MemorySaver(),
+    });
+
+    const interrupted = await agent.invoke(ask('pay the invoice'), thread('pay'));
+    expect(interrupted.__interrupt__).toBeDefined();
+    const result = await agent.invoke(new Command({ resume: 'yes' }), thread('pay'));
+
+    // get_weather was not sent to the model that called it: refused in both runs of the node,
+    // though the message's own load_tool has loaded it by the second.
+    expect(log.calls).toEqual([{ name: 'pay_invoice', input: 'yes' }]);
+    expect(lastToolMessage(result.messages, 'get_weather').status).toBe('error');
+    expect(lastToolMessage(result.messages, 'pay_invoice').content).toBe('paid: yes');
+  });
+
+  it('the guard: a call id the model uses again in a later step is judged by that step', async () => {
+    const { log, catalog } = setup();
+    const model = fakeModel()
+      .respondWithTools([{ name: 'get_weather', args: { city: 'Rome' }, id: 'call_0' }])
+      .respondWithTools([{ name: 'load_tool', args: { toolName: 'get_weather' }, id: 'call_0' }])
+      .respondWithTools([{ name: 'get_weather', args: { city: 'Oslo' }, id: 'call_0' }])
+      .respond(new AIMessage('done'));
+    const result = await createAgent({
+      model,
+      middleware: [toolSearchMiddleware({ tools: catalog })],
+    }).invoke(ask('weather'));
+
+    const weather = toolMessages(result.messages).filter((message) => message.name === 'get_weather');
+    expect(weather.map((message) => message.status)).toEqual(['error', 'success']);
+    expect(log.calls).toEqual([{ name: 'get_weather', input: { city: 'Oslo' } }]);
   });
 
   it('streams with agent.stream, with the same steps as invoke', async () => {
@@ -1071,6 +1127,42 @@ describe('toolSearchMiddleware with createAgent', () => {
       }).invoke(ask('where is order 42, and load the weather'));
       expect(both.callCount).toBe(3);
       expect(parallel.messages.at(-1)?.content).toBe('the model answered after the tool');
+    });
+
+    it('ends the run when it answers with a Command holding its tool message, as a registered one does', async () => {
+      const finishTool = () =>
+        tool(
+          async (_input: unknown, runtime: ToolRuntime) =>
+            new Command({
+              update: {
+                messages: [
+                  new ToolMessage({
+                    content: 'job finished',
+                    tool_call_id: runtime.toolCallId,
+                    name: 'finish_job',
+                  }),
+                ],
+              },
+            }),
+          { name: 'finish_job', description: 'Finish the job', schema: z.object({}), returnDirect: true },
+        );
+      const registered = fakeModel()
+        .respondWithTools([{ name: 'finish_job', args: {} }])
+        .respond(new AIMessage('the model answered after the tool'));
+      const plain = await createAgent({ model: registered, tools: [finishTool()] }).invoke(ask('finish'));
+      expect(registered.callCount).toBe(1);
+      expect(plain.messages.at(-1)?.content).toBe('job finished');
+
+      const model = fakeModel()
+        .respondWithTools([{ name: 'load_tool', args: { toolName: 'finish_job' } }])
+        .respondWithTools([{ name: 'finish_job', args: {} }])
+        .respond(new AIMessage('the model answered after the tool'));
+      const result = await createAgent({
+        model,
+        middleware: [toolSearchMiddleware({ tools: [finishTool()] })],
+      }).invoke(ask('finish'));
+      expect(model.callCount).toBe(2);
+      expect(result.messages.at(-1)?.content).toBe('job finished');
     });
 
     it('a catalog tool without returnDirect does not end the run; without one, no hook is added to the graph', async () => {

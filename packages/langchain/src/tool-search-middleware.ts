@@ -1,7 +1,7 @@
 import { AIMessage, type BaseMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
-import { normalizeThreadId, optionsObject, type ToolSearchRequest } from '@tool-search/core';
+import { isMetaToolName, normalizeThreadId, optionsObject, type ToolSearchRequest } from '@tool-search/core';
 import { type AgentMiddleware, createMiddleware } from 'langchain';
-import { createLangChainToolSearch, messagesBeforeCall } from './langchain-tool-search';
+import { createLangChainToolSearch, messagesBeforeCall, messageWithCall } from './langchain-tool-search';
 import type { LangChainTool, ToolSearchOptions, ToolSearchStateControls } from './options';
 
 export interface ToolSearchMiddlewareOptions<TContext = unknown> extends ToolSearchOptions<TContext> {
@@ -27,6 +27,15 @@ export type ToolSearchMiddleware = AgentMiddleware &
  * message run in parallel. Bounded: a call that never runs (an interrupted run) is dropped first.
  */
 const MAX_PENDING_CALLS = 1_000;
+
+/**
+ * A call the guard refused: what the model was told, and the id of the AI message that made
+ * the call (so that a later call reusing the same call id is judged afresh).
+ */
+interface Refusal {
+  readonly content: ToolMessage['content'];
+  readonly madeBy: string | undefined;
+}
 
 /** Adds `key` last to a bounded, insertion-ordered map, dropping the oldest entry past the bound. */
 function remember<V>(map: Map<string, V>, key: string, value: V): void {
@@ -65,6 +74,13 @@ export function toolSearchMiddleware<TContext = unknown>(
    * run after such a tool only when it is registered with the agent, which catalog tools are not.
    */
   const directAnswers = new Map<string, true>();
+  /**
+   * Calls the guard refused. LangGraph may run a call again: with `createAgent({ version: 'v1' })`
+   * the tool node runs every call of a message again when one of them interrupts (`interrupt()`
+   * in a tool) and the run is resumed. The call gets the same refusal then, not a judgement by
+   * the thread's state at that time, in which a tool the same message loaded would run.
+   */
+  const refusals = new Map<string, Refusal>();
   const pendingKey = (threadId: unknown, toolCallId: string) =>
     `${normalizeThreadId(threadId)}\u0000${toolCallId}`;
 
@@ -72,7 +88,9 @@ export function toolSearchMiddleware<TContext = unknown>(
     if (!AIMessage.isInstance(response)) return;
     for (const call of response.tool_calls ?? []) {
       if (typeof call.id !== 'string' || call.id === '') continue;
-      remember(pending, pendingKey(threadId, call.id), request);
+      const key = pendingKey(threadId, call.id);
+      remember(pending, key, request);
+      refusals.delete(key);
     }
   };
 
@@ -116,13 +134,23 @@ export function toolSearchMiddleware<TContext = unknown>(
       const { toolCall, runtime } = request;
       const threadId = runtime.configurable?.thread_id;
       const key = toolCall.id ? pendingKey(threadId, toolCall.id) : undefined;
+      const messages = (request.state.messages ?? []) as BaseMessage[];
+      const madeBy = messageWithCall(messages, toolCall.id)?.id;
+      const refused = key === undefined ? undefined : refusals.get(key);
+      if (refused && refused.madeBy === madeBy) {
+        return new ToolMessage({
+          content: refused.content,
+          tool_call_id: toolCall.id ?? '',
+          name: toolCall.name,
+          status: 'error',
+        });
+      }
       // The entry is dropped once the call has an answer: a call whose tool threw keeps it, so
       // that a retry (toolRetryMiddleware before this one) is judged by the same step.
       let engineRequest = key === undefined ? undefined : pending.get(key);
       if (!engineRequest) {
         // The model call ran elsewhere (another process, or before an interrupt): plan its step
         // again from the messages the model had then.
-        const messages = (request.state.messages ?? []) as BaseMessage[];
         const registered = request.tool;
         const step = await search.prepareStep({
           modelStep: false,
@@ -133,24 +161,29 @@ export function toolSearchMiddleware<TContext = unknown>(
         });
         engineRequest = step.request;
       }
+      let executed = false;
       const answer = await search.runToolCall(
         engineRequest,
         toolCall,
         async (tool) => {
+          executed = true;
           const result = await handler(tool ? { ...request, tool } : request);
-          if (
-            endsOnDirectAnswers &&
-            key !== undefined &&
-            returnsDirect(tool) &&
-            ToolMessage.isInstance(result)
-          ) {
+          // A tool message, or a Command whose update holds it: the hook ends the run when the
+          // step's last message is a successful answer to this call.
+          if (endsOnDirectAnswers && key !== undefined && returnsDirect(tool)) {
             remember(directAnswers, key, true);
           }
           return result;
         },
         runtime.signal,
       );
-      if (key !== undefined) pending.delete(key);
+      if (key !== undefined) {
+        pending.delete(key);
+        // Not executed and not a meta-tool: the guard refused it.
+        if (!executed && !isMetaToolName(toolCall.name) && ToolMessage.isInstance(answer)) {
+          remember(refusals, key, { content: answer.content, madeBy });
+        }
+      }
       return answer;
     },
   });
