@@ -32,7 +32,35 @@ describe('toConversationRecords', () => {
         toolName: 'load_tool',
         output: { success: true, loaded: ['send_email'] },
       },
-      { type: 'tool-result', toolCallId: 'c2', toolName: 'get_weather', output: 'sunny' },
+      { type: 'tool-result', toolCallId: 'c2', toolName: 'get_weather', output: undefined },
+    ]);
+  });
+
+  it("leaves out another tool's output: 'context' storage reads only the meta-tools', so a large result is neither parsed at every step nor held", () => {
+    const page = JSON.stringify({
+      html: 'x'.repeat(200_000),
+      links: Array.from({ length: 1_000 }, (_, i) => `/p/${i}`),
+    });
+    const messages = [
+      new AIMessage({
+        content: '',
+        tool_calls: [
+          { id: 'f1', name: 'fetch_page', args: { url: 'https://example.com' } },
+          { id: 'l1', name: 'load_tool', args: { toolName: 'send_email' } },
+        ],
+      }),
+      new ToolMessage({ tool_call_id: 'f1', content: page }),
+      new ToolMessage({ tool_call_id: 'l1', content: '{"success":true,"loaded":["send_email"]}' }),
+    ];
+    const records = toConversationRecords(messages);
+    expect(records.filter((record) => record.type === 'tool-result')).toEqual([
+      { type: 'tool-result', toolCallId: 'f1', toolName: 'fetch_page', output: undefined },
+      {
+        type: 'tool-result',
+        toolCallId: 'l1',
+        toolName: 'load_tool',
+        output: { success: true, loaded: ['send_email'] },
+      },
     ]);
   });
 

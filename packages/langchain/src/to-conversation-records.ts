@@ -1,5 +1,5 @@
 import { AIMessage, type BaseMessage, ToolMessage } from '@langchain/core/messages';
-import type { ConversationRecord } from '@tool-search/core';
+import { type ConversationRecord, isMetaToolName } from '@tool-search/core';
 
 /** A tool message's content as the value the tool returned: JSON is parsed back, text stays text. */
 export function toolMessageOutput(content: ToolMessage['content']): unknown {
@@ -40,7 +40,8 @@ function recordOutput(message: ToolMessage): unknown {
 /**
  * The neutral records of a LangChain conversation, for 'context' storage: each tool call an AI
  * message made, and each tool message that answers one. User, system and AI text never become
- * records, and a tool message marked `status: 'error'` is not a result.
+ * records, and a tool message marked `status: 'error'` is not a result. The output of a tool
+ * other than the meta-tools is left out (`undefined`): 'context' storage reads only theirs.
  */
 export function toConversationRecords(messages: readonly BaseMessage[]): ConversationRecord[] {
   const records: ConversationRecord[] = [];
@@ -60,7 +61,9 @@ export function toConversationRecords(messages: readonly BaseMessage[]): Convers
         type: 'tool-result',
         toolCallId: message.tool_call_id,
         toolName,
-        output: recordOutput(message),
+        // Only a meta-tool's result is ever read: another tool's content (a web page, a file)
+        // is not parsed, at every step, nor held by every step's records.
+        output: isMetaToolName(toolName) ? recordOutput(message) : undefined,
       });
     }
   }
