@@ -21,13 +21,18 @@ export function withExecute(tool: Tool, execute: unknown): Tool {
 }
 
 /**
- * The tool as tool search sends it once loaded: without a provider's `deferLoading`
- * (`providerOptions.anthropic.deferLoading`, `providerOptions.openai.deferLoading`), which would
- * hide it again behind the provider's own tool search.
+ * The tool as tool search sends it once loaded: without the AI SDK's own `deferLoading: true`
+ * (which makes the SDK hold the tool back until its built-in `toolSearch()` finds it, so a
+ * loaded tool would never be sent) and without a provider's (`providerOptions.anthropic.deferLoading`,
+ * `providerOptions.openai.deferLoading`), which would hide it again behind the provider's own
+ * tool search.
  */
 export function sentAsLoaded(tool: Tool): Tool {
   const providerOptions = withoutDeferLoading(tool.providerOptions);
-  return providerOptions ? withFields(tool, { providerOptions } as Partial<Tool>) : tool;
+  const fields: Partial<Tool> = {};
+  if (providerOptions) fields.providerOptions = providerOptions as Tool['providerOptions'];
+  if (tool.deferLoading === true) fields.deferLoading = false;
+  return Object.keys(fields).length > 0 ? withFields(tool, fields) : tool;
 }
 
 /** A tool set (own properties only: a tool may be named `__proto__`). */
