@@ -90,6 +90,53 @@ describe('composePrepareStep with tool search', () => {
     expect(ran).toEqual([{ toolName: 'getWeather', input: { city: 'Rome' } }]);
   });
 
+  it("keeps our order after a user's partial toolOrder, so each step's tools are a prefix of the next", async () => {
+    const { tools, getTime } = createCatalog();
+    const toolSearch = createToolSearch({ tools, alwaysOn: { getTime } });
+    const { model, toolsPerStep } = scriptedModel([
+      { toolCalls: [{ toolName: 'load_tool', input: { toolName: 'send_email' } }] },
+      { toolCalls: [{ toolName: 'load_tool', input: { toolName: 'convert_currency' } }] },
+      { text: 'ok' },
+    ]);
+    await generateText({
+      model,
+      // The user puts their own tool first and says nothing of the rest: the SDK would send
+      // the rest alphabetically, a later load landing between earlier tools.
+      ...toolSearch.forCall({ threadId: 'order', prepareStep: () => ({ toolOrder: ['getTime'] }) }),
+      stopWhen: isStepCount(5),
+      prompt: 'x',
+    });
+    expect(toolsPerStep()).toEqual([
+      ['getTime', ...META],
+      ['getTime', ...META, 'send_email'],
+      ['getTime', ...META, 'send_email', 'convert_currency'],
+    ]);
+  });
+
+  it("a later system (the SDK's older name for instructions) replaces an earlier instructions", async () => {
+    const { tools } = createCatalog();
+    const toolSearch = createToolSearch({ tools });
+    const call = toolSearch.forCall({ threadId: 'system' });
+    const seenByLast: unknown[] = [];
+    const { model, seen } = scriptedModel([{ text: 'ok' }]);
+    await generateText({
+      model,
+      ...call,
+      prepareStep: composePrepareStep(
+        call.prepareStep,
+        () => ({ instructions: 'first' }),
+        () => ({ system: 'second' }),
+        ({ instructions }) => {
+          seenByLast.push(instructions);
+          return undefined;
+        },
+      ),
+      prompt: 'x',
+    });
+    expect(seenByLast).toEqual(['second']);
+    expect(seen[0]!.prompt[0]).toEqual({ role: 'system', content: 'second' });
+  });
+
   it('passes what an earlier function changed to the later ones and merges the results', async () => {
     const composed = composePrepareStep<Record<string, never>>(
       () => ({ runtimeContext: { step: 'first' }, activeTools: [], toolChoice: 'auto' }),
