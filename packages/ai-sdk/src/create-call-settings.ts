@@ -114,6 +114,10 @@ export interface CallBinding<REQUEST_CONTEXT> {
   readonly contextStorage: boolean;
   /** Whether the engine has a filter (which reads the request context). */
   readonly filtered: boolean;
+  /** Whether the load state is a store of the user's (shared by processes: Redis, say). */
+  readonly sharedStore: boolean;
+  /** Set once a call of this tool search took its thread from `runtimeContext.threadId`. */
+  readonly threads: { fromRuntimeContext: boolean };
 }
 
 /**
@@ -147,6 +151,9 @@ export function createCallSettings<REQUEST_CONTEXT>(
   const start = (runtimeContext: RuntimeContext | undefined, replay = false): ToolSearchRequest<Tool> => {
     replaying = replay;
     // The core keys the thread: a string, a number as its string, anything else 'default'.
+    if (callOptions.threadId === undefined && runtimeContext?.threadId != null) {
+      binding.threads.fromRuntimeContext = true;
+    }
     const threadId = normalizeThreadId(
       callOptions.threadId !== undefined ? callOptions.threadId : runtimeContext?.threadId,
     );
@@ -199,6 +206,25 @@ export function createCallSettings<REQUEST_CONTEXT>(
     );
   };
 
+  /**
+   * A call replayed before the first step when `forCall` was given no `threadId` is judged in
+   * the `'default'` thread, as the call's `runtimeContext.threadId` is not known yet. Where
+   * threads may come from `runtimeContext` (a call of this tool search took its thread from
+   * there, or the load state is a store of the user's, shared by processes), such a call is
+   * refused with what to fix: a tool call the guard refuses (the tool may well be loaded in the
+   * call's real thread, so "not loaded" would mislead), and a meta-tool call that would load
+   * into the wrong thread. An app that never names a thread keeps its one `'default'` thread.
+   * `'context'` storage reads the loads from the history instead.
+   */
+  const checkReplayThread = (name: string): void => {
+    if (!replaying || contextStorage || callOptions.threadId !== undefined) return;
+    if (!binding.threads.fromRuntimeContext && !binding.sharedStore) return;
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      `Tool "${name}" was not run: an approved call replayed from the history runs before the call's first step, before its runtimeContext is known, so it was judged in the 'default' thread, which may not be its own. Pass threadId to forCall.`,
+    );
+  };
+
   const ownPrepareStep: ToolSearchPrepareStep<ToolSet> = async (step) => {
     const started = step.stepNumber === 0 || request === undefined ? start(step.runtimeContext) : request;
     const names = (await planStep(started, step.messages)) as Array<ToolName<ToolSet>>;
@@ -225,7 +251,11 @@ export function createCallSettings<REQUEST_CONTEXT>(
         const active = await current(executionOptions?.messages);
         checkReplayContext(name);
         const decision = await active.guard(name);
-        if (!decision.allowed) throw new Error(decision.message ?? `Tool "${name}" is not loaded.`);
+        if (!decision.allowed) {
+          // An always-on tool does not depend on the thread: only the filter withholds one.
+          if (loadableNames.has(name)) checkReplayThread(name);
+          throw new Error(decision.message ?? `Tool "${name}" is not loaded.`);
+        }
         // Allowed by the engine outside a planned step (an approved call the SDK replays before
         // its first step): a promise is all the SDK accepts here, so a stream gives its last value.
         return lastValue(await execute.call(tool, input, executionOptions));
@@ -240,12 +270,16 @@ export function createCallSettings<REQUEST_CONTEXT>(
       : sent;
   };
   const tools = new Map<string, Tool>();
+  // With autoLoad, search_tools loads what it finds; without, only load_tool loads.
+  const autoLoad = !engine.metaTools.some((definition) => definition.name === LOAD_TOOL_NAME);
   for (const definition of engine.metaTools) {
+    const loadsState = definition.name === LOAD_TOOL_NAME || autoLoad;
     tools.set(
       definition.name,
       toMetaTool(definition, async (input, executionOptions) => {
         const active = await current(executionOptions?.messages);
         checkReplayContext(definition.name);
+        if (loadsState) checkReplayThread(definition.name);
         // Aborting the call ends a slow search or load at once, with the signal's reason.
         const options = { signal: executionOptions?.abortSignal };
         return definition.name === LOAD_TOOL_NAME

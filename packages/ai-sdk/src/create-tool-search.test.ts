@@ -1030,6 +1030,37 @@ describe('provider options', () => {
     // The user's tool is not changed.
     expect(deferred.getWeather.providerOptions?.anthropic?.deferLoading).toBe(true);
   });
+
+  it("sends and runs a loaded tool marked with the AI SDK's own deferLoading (as for its built-in toolSearch)", async () => {
+    // `deferLoading: true` makes the SDK hold a tool back until its own toolSearch() finds it,
+    // which never happens here: the loaded tool was never sent and its call got "unavailable tool".
+    const { tools, ran } = createCatalog();
+    const deferred = Object.fromEntries(
+      Object.entries(tools).map(([name, entry]) => [name, tool({ ...entry, deferLoading: true })]),
+    ) as typeof tools;
+    const toolSearch = createToolSearch({ tools: deferred });
+    const { model, toolsPerStep, seen } = scriptedModel(searchLoadCall);
+    const result = await generateText({
+      model,
+      ...toolSearch.forCall({ threadId: 'sdk-deferred' }),
+      stopWhen: isStepCount(10),
+      prompt: 'weather in Rome?',
+    });
+
+    expect(toolsPerStep()).toEqual([META, META, [...META, 'getWeather'], [...META, 'getWeather']]);
+    expect(toolResultsIn(seen[3]!.prompt).at(-1)).toMatchObject({ toolName: 'getWeather', type: 'json' });
+    expect(ran).toEqual([{ toolName: 'getWeather', input: { city: 'Rome' } }]);
+    expect(result.text).toBe('It is sunny in Rome.');
+    // The next call of the thread sends it from its first step; the user's tool is not changed.
+    const next = scriptedModel([{ text: 'ok' }]);
+    await streamText({
+      model: next.model,
+      ...toolSearch.forCall({ threadId: 'sdk-deferred' }),
+      prompt: 'again',
+    }).consumeStream();
+    expect(next.toolsPerStep()).toEqual([[...META, 'getWeather']]);
+    expect(deferred.getWeather.deferLoading).toBe(true);
+  });
 });
 
 describe('options forwarded to the engine', () => {
@@ -1259,5 +1290,137 @@ describe('tool approvals', () => {
     expect(ran).toEqual([100]);
     expect(turn2.text).toBe('wired');
     expect(second.toolsPerStep()).toEqual([[...META, 'wire']]);
+  });
+
+  it("a replayed approval judged in the 'default' thread (no threadId given to forCall) says to pass threadId, not to load the tool", async () => {
+    const ran: unknown[] = [];
+    const wire = tool({
+      description: 'Wire money to an account.',
+      inputSchema: z.object({ amount: z.number() }),
+      needsApproval: true,
+      execute: async ({ amount }) => {
+        ran.push(amount);
+        return { wired: amount };
+      },
+    });
+    const toolSearch = createToolSearch({ tools: { wire } });
+    const first = scriptedModel([
+      { toolCalls: [{ toolName: 'load_tool', input: { toolName: 'wire' } }] },
+      { toolCalls: [{ toolName: 'wire', input: { amount: 100 } }] },
+    ]);
+    // The thread comes from runtimeContext, which the SDK hands over only at the first step.
+    const turn1 = await generateText({
+      model: first.model,
+      ...toolSearch.forCall(),
+      runtimeContext: { threadId: 'from-context' },
+      stopWhen: isStepCount(5),
+      prompt: 'wire 100',
+    });
+    const request = turn1.steps.at(-1)!.content.find((part) => part.type === 'tool-approval-request');
+    expect(await toolSearch.getLoadedToolNames('from-context')).toEqual(['wire']);
+
+    const second = scriptedModel([{ text: 'not wired' }]);
+    const turn2 = await generateText({
+      model: second.model,
+      ...toolSearch.forCall(),
+      runtimeContext: { threadId: 'from-context' },
+      messages: [
+        { role: 'user', content: 'wire 100' },
+        ...turn1.responseMessages,
+        {
+          role: 'tool',
+          content: [{ type: 'tool-approval-response', approvalId: request!.approvalId, approved: true }],
+        },
+      ],
+    });
+    expect(ran).toEqual([]);
+    expect(turn2.text).toBe('not wired');
+    expect(toolResultsIn(second.seen[0]!.prompt).at(-1)).toMatchObject({
+      toolName: 'wire',
+      type: 'error-text',
+      value: expect.stringMatching(
+        /^ToolSearchError: .*judged in the 'default' thread.*Pass threadId to forCall/,
+      ),
+    });
+  });
+
+  it("an app that never names a thread keeps its one 'default' thread for replayed approvals", async () => {
+    const { tools } = createCatalog();
+    const toolSearch = createToolSearch({ tools });
+    const toolApproval = { load_tool: 'user-approval' } as const;
+    const first = scriptedModel([
+      { toolCalls: [{ toolName: 'load_tool', input: { toolName: 'getWeather' } }] },
+    ]);
+    const turn1 = await generateText({
+      model: first.model,
+      ...toolSearch.forCall(),
+      toolApproval,
+      prompt: 'weather',
+    });
+    const request = turn1.steps.at(-1)!.content.find((part) => part.type === 'tool-approval-request');
+    const second = scriptedModel([{ text: 'ok' }]);
+    await generateText({
+      model: second.model,
+      ...toolSearch.forCall(),
+      toolApproval,
+      messages: [
+        { role: 'user', content: 'weather' },
+        ...turn1.responseMessages,
+        {
+          role: 'tool',
+          content: [{ type: 'tool-approval-response', approvalId: request!.approvalId, approved: true }],
+        },
+      ],
+    });
+    expect(await toolSearch.getLoadedToolNames('default')).toEqual(['getWeather']);
+    expect(toolResultsIn(second.seen[0]!.prompt).at(-1)).toMatchObject({
+      toolName: 'load_tool',
+      type: 'json',
+    });
+    expect(second.toolsPerStep()).toEqual([[...META, 'getWeather']]);
+  });
+
+  it("an approved load_tool replayed without a threadId given to forCall loads nothing into the 'default' thread", async () => {
+    const { tools } = createCatalog();
+    const toolSearch = createToolSearch({ tools });
+    // Loading a tool needs approval; the thread comes from runtimeContext.
+    const toolApproval = { load_tool: 'user-approval' } as const;
+    const first = scriptedModel([
+      { toolCalls: [{ toolName: 'load_tool', input: { toolName: 'getWeather' } }] },
+    ]);
+    const turn1 = await generateText({
+      model: first.model,
+      ...toolSearch.forCall(),
+      toolApproval,
+      runtimeContext: { threadId: 'approver' },
+      prompt: 'weather',
+    });
+    const request = turn1.steps.at(-1)!.content.find((part) => part.type === 'tool-approval-request');
+    expect(request).toBeDefined();
+
+    const second = scriptedModel([{ text: 'ok' }]);
+    await generateText({
+      model: second.model,
+      ...toolSearch.forCall(),
+      toolApproval,
+      runtimeContext: { threadId: 'approver' },
+      messages: [
+        { role: 'user', content: 'weather' },
+        ...turn1.responseMessages,
+        {
+          role: 'tool',
+          content: [{ type: 'tool-approval-response', approvalId: request!.approvalId, approved: true }],
+        },
+      ],
+    });
+    // It used to load into the 'default' thread (shared by every call without a thread id) and
+    // tell the model the tool was loaded, while the call's own thread did not have it.
+    expect(await toolSearch.getLoadedToolNames('default')).toEqual([]);
+    expect(await toolSearch.getLoadedToolNames('approver')).toEqual([]);
+    expect(toolResultsIn(second.seen[0]!.prompt).at(-1)).toMatchObject({
+      toolName: 'load_tool',
+      type: 'error-text',
+      value: expect.stringMatching(/^ToolSearchError: .*Pass threadId to forCall/),
+    });
   });
 });

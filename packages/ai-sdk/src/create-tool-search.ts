@@ -133,6 +133,8 @@ export function createToolSearch<
     alwaysOnEntries: alwaysOnTools.map(([name, tool]) => toCatalogEntry(name, tool)),
     contextStorage,
     filtered: options.filter !== undefined,
+    sharedStore: typeof options.storage === 'object' && options.storage !== null,
+    threads: { fromRuntimeContext: false },
   };
   const forCall = <RUNTIME_CONTEXT extends RuntimeContext = RuntimeContext>(
     callOptions?: ToolSearchCallOptions<REQUEST_CONTEXT, TOOLSET, RUNTIME_CONTEXT> | null,
