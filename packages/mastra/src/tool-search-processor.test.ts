@@ -614,6 +614,63 @@ describe.each(['generate', 'stream'] as const)('ToolSearchProcessor in a real Ma
     processor.dispose();
   });
 
+  it("keeps the own error of a failing tool that a later processor or the run's prepareStep added; only Mastra's not-found answers are replaced or reported", async () => {
+    const events: ToolSearchEvent[] = [];
+    const failing = (id: string) =>
+      createTool({
+        id,
+        description: `A tool added after tool search (${id}).`,
+        execute: async () => {
+          throw new Error(`${id}: the backend is down`);
+        },
+      });
+    const lateTool = failing('lateTool');
+    const stepTool = failing('stepTool');
+    const addsLateTool: Processor = {
+      id: 'adds-late-tool',
+      processInputStep: ({ tools }) => ({ tools: { ...tools, lateTool } }),
+    };
+    const processor = new ToolSearchProcessor({
+      tools: sampleTools(),
+      onEvent: (event) => events.push(event),
+    });
+    const { agent, model, steps } = createAgent({
+      processors: [processor, addsLateTool],
+      script: [
+        calls(
+          { tool: 'lateTool', input: {} },
+          { tool: 'stepTool', input: {} },
+          { tool: 'flyToMars', input: {} },
+          // A name Mastra cannot keep: its messages hold 'unknown_tool'; its answer, kept, quotes the name.
+          { tool: 'functions.flyToMars', input: {} },
+        ),
+        say(),
+      ],
+    });
+    await run(agent, mode, 'go', {
+      requestContext: threadContext(`processor-after-${mode}`),
+      prepareStep: ({ tools }: { tools: Record<string, unknown> }) => ({ tools: { ...tools, stepTool } }),
+    });
+    expect(steps[0]).toEqual([S, L, 'lateTool', 'stepTool']);
+    expect(toolAnswers(prompts(model, mode)[1]!)).toEqual([
+      { toolName: 'lateTool', output: { type: 'error-text', value: 'lateTool: the backend is down' } },
+      { toolName: 'stepTool', output: { type: 'error-text', value: 'stepTool: the backend is down' } },
+      { toolName: 'flyToMars', output: { type: 'error-text', value: await coreGuardMessage('flyToMars') } },
+      {
+        toolName: 'unknown_tool',
+        output: {
+          type: 'error-text',
+          value: expect.stringMatching(/^Tool "functions\.flyToMars" not found\./),
+        },
+      },
+    ]);
+    expect(events.filter((event) => event.type === 'deny')).toMatchObject([
+      { toolName: 'flyToMars', reason: 'unknown-tool' },
+      { toolName: 'functions.flyToMars', reason: 'unknown-tool' },
+    ]);
+    processor.dispose();
+  });
+
   it('keeps the guard message in memory: the next call of the thread sends it again', async () => {
     const log: ExecutionLog = [];
     const processor = new ToolSearchProcessor({ tools: sampleTools(log) });

@@ -347,7 +347,16 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
     }
     if (refused.size === 0) return;
     for (const part of findErroredInvocations(args.messages, refused)) {
-      const decision = await request.guard(part.toolInvocation.toolName);
+      // A tool this processor did not send may still have run: one that a later processor (or the
+      // run's prepareStep, which Mastra runs after the input processors) added to the step. Its
+      // own error is kept; only Mastra's answer for a tool the step did not have is replaced.
+      const named = notFoundToolName(part);
+      if (named === undefined) continue;
+      const decision = await request.guard(named);
+      // A name Mastra could not keep (`functions.getWeather`) shows in the conversation as its
+      // placeholder; its answer quotes the name as written and asks for exact names, which tells
+      // the model more than a guard message about the placeholder would.
+      if (named !== part.toolInvocation.toolName) continue;
       if (decision.allowed || decision.message === undefined) continue;
       messageList.updateToolInvocation({
         ...part,
@@ -453,6 +462,26 @@ function namesMastraFinds(tools: Record<string, unknown>): Map<string, string> {
     if (typeof id === 'string' && !names.has(id)) names.set(id, key);
   }
   return names;
+}
+
+/** Mastra's answer for a call to a tool the step did not have (its `ToolNotFoundError`), and the name it quotes. */
+const TOOL_NOT_FOUND_ANSWER = /^Tool "([\s\S]*)" not found\./;
+/** The names Mastra keeps in its messages; it stores any other tool name as a placeholder (`unknown_tool`). */
+const KEPT_TOOL_NAME = /^[\w-]+$/;
+
+/**
+ * The tool name, as the model wrote it, when an errored invocation holds Mastra's answer for a
+ * call to a tool the step did not have (`Tool "x" not found. …`); undefined when it holds the
+ * error of a tool that ran. Mastra 1.71 keeps no other mark of it: the error reaches the message
+ * list and the step's results only as this text (the invocation itself holds Mastra's placeholder
+ * for a name it could not keep). Should the text change, the answer is left as Mastra's.
+ */
+function notFoundToolName(part: ToolInvocationPart): string | undefined {
+  const { toolName } = part.toolInvocation;
+  const errorText = (part.toolInvocation as { errorText?: unknown }).errorText;
+  if (typeof errorText !== 'string') return undefined;
+  const named = TOOL_NOT_FOUND_ANSWER.exec(errorText)?.[1];
+  return named !== undefined && (named === toolName || !KEPT_TOOL_NAME.test(named)) ? named : undefined;
 }
 
 /** The tool invocations with these call ids that ended in an error, newest messages first. */
