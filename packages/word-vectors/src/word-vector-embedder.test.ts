@@ -157,6 +157,21 @@ describe('createWordVectorEmbedder', () => {
     expect(createWordVectorEmbedder(null).id).toBe(embedder.id);
   });
 
+  it('rejects an option it does not have (a misspelt one built the default embedder)', () => {
+    expect(() => createWordVectorEmbedder({ smooting: 1e-3 } as never)).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_OPTIONS',
+        message: expect.stringContaining(
+          'no option "smooting": its options are smoothing, removeCommonDirection',
+        ),
+      }),
+    );
+    expect(() => createWordVectorEmbedder([] as never)).toThrow(/no option "\(an array\)"/);
+    expect(createWordVectorEmbedder({ smoothing: undefined, removeCommonDirection: true }).id).toBe(
+      embedder.id,
+    );
+  });
+
   it('estimates word frequencies from ranks with Zipf’s law (they sum to about 1)', () => {
     let total = 0;
     for (let rank = 1; rank <= 400_000; rank++) total += estimateWordProbability(rank, 400_000);

@@ -75,6 +75,11 @@ export interface WordVectorEmbedder extends Embedder {
   embedWords(words: readonly string[]): Float32Array[];
 }
 
+const OPTION_NAMES: readonly string[] = [
+  'smoothing',
+  'removeCommonDirection',
+] satisfies (keyof WordVectorEmbedderOptions)[];
+
 let shipped: WordVectorTable | undefined;
 
 /** Word → vocabulary position. */
@@ -219,6 +224,16 @@ function modelOf(table: WordVectorTable, smoothing: number): Model {
  */
 export function createWordVectorEmbedder(given?: WordVectorEmbedderOptions | null): WordVectorEmbedder {
   const options = optionsObject(given, 'createWordVectorEmbedder');
+  // A misspelt option ({ smooting: 1e-3 }) would otherwise build the default embedder, silently.
+  const unknown = Array.isArray(options)
+    ? ['(an array)']
+    : Object.keys(options).filter((key) => !OPTION_NAMES.includes(key));
+  if (unknown.length > 0) {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      `createWordVectorEmbedder has no option ${unknown.map((key) => JSON.stringify(key)).join(', ')}: its options are ${OPTION_NAMES.join(', ')}`,
+    );
+  }
   const smoothing = options.smoothing ?? DEFAULT_SMOOTHING;
   if (typeof smoothing !== 'number' || !(smoothing >= MIN_SMOOTHING) || !Number.isFinite(smoothing)) {
     throw new ToolSearchError(
