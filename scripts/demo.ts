@@ -7,11 +7,14 @@
  * the model is the example catalog's planner, a stand-in for an LLM (no API key, no network).
  */
 import {
+  type DemoFramework,
   type DemoRequest,
   demoRequests,
   domains,
   type ExampleAgent,
   exampleTools,
+  oneLine,
+  parseDemoArguments,
   type RequestTrace,
   renderTrace,
   wholeCatalogTokensPerCall,
@@ -27,7 +30,7 @@ interface FrameworkModule {
 }
 
 /** Each example is imported only when chosen (each framework takes a few seconds to load). */
-const frameworks: Record<string, { readonly title: string; load(): Promise<FrameworkModule> }> = {
+const frameworks: Record<DemoFramework, { readonly title: string; load(): Promise<FrameworkModule> }> = {
   'ai-sdk': {
     title: 'AI SDK',
     load: async () => {
@@ -51,8 +54,6 @@ const frameworks: Record<string, { readonly title: string; load(): Promise<Frame
   },
 };
 
-const aliases: Record<string, string> = { aisdk: 'ai-sdk', ai: 'ai-sdk', vercel: 'ai-sdk' };
-
 /**
  * A request whose words lead the keyword ranker astray ("next week" matches analytics and
  * on-call tools; no weather tool says "expected", and only two match "temperatures", by its
@@ -72,7 +73,8 @@ of tool definitions with tool search against sending the whole catalog.
 Options:
   --framework <name>  ai-sdk (default), mastra or langchain
   --hybrid            rank with the hybrid ranker and the offline word-vector embedder
-  --real              use a real model when OPENAI_API_KEY or ANTHROPIC_API_KEY is set
+  --real              use a real model: OpenAI when OPENAI_API_KEY is set, else Anthropic
+                      with ANTHROPIC_API_KEY (refused when neither is set)
                       (default: the offline planner, a stand-in for an LLM)
   --help              this text
 
@@ -80,37 +82,6 @@ Examples:
   pnpm demo
   pnpm demo -- --framework langchain "book a table for two in Rome"
   pnpm demo -- --hybrid "${noSharedWords}"`;
-
-interface DemoOptions {
-  framework: string;
-  hybrid: boolean;
-  real: boolean;
-  requests: string[];
-}
-
-function parseArguments(argv: readonly string[]): DemoOptions | string {
-  const options: DemoOptions = { framework: 'ai-sdk', hybrid: false, real: false, requests: [] };
-  const args = argv.filter((arg) => arg !== '--');
-  for (let index = 0; index < args.length; index++) {
-    const arg = args[index]!;
-    if (arg === '--help' || arg === '-h') return usage;
-    if (arg === '--hybrid') options.hybrid = true;
-    else if (arg === '--real') options.real = true;
-    else if (arg === '--framework' || arg === '-f') {
-      const value = args[++index];
-      if (value === undefined) return `--framework needs a value: ${Object.keys(frameworks).join(', ')}.`;
-      options.framework = value;
-    } else if (arg.startsWith('--framework=')) options.framework = arg.slice('--framework='.length);
-    else if (arg.startsWith('-')) return `Unknown option ${arg}.\n\n${usage}`;
-    else if (arg.trim().length > 0) options.requests.push(arg);
-  }
-  const name = options.framework.toLowerCase();
-  options.framework = Object.hasOwn(aliases, name) ? aliases[name]! : name;
-  if (!Object.hasOwn(frameworks, options.framework)) {
-    return `Unknown framework "${options.framework}": choose ${Object.keys(frameworks).join(', ')}.`;
-  }
-  return options;
-}
 
 // hasColors() honours NO_COLOR, FORCE_COLOR and what the terminal supports.
 const color = process.stdout.isTTY === true && process.stdout.hasColors();
@@ -157,10 +128,16 @@ function ratio(withSearch: number, wholeCatalog: number): string {
   return `${times >= 10 ? Math.round(times) : times.toFixed(1)}×`;
 }
 
+/** A table cell: the text on one line, cut to `width`. */
+function cell(text: string, width: number): string {
+  const flat = oneLine(text, Number.POSITIVE_INFINITY);
+  return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
+}
+
 /** The per-request token figures side by side, and their total. */
 function renderSummary(traces: readonly RequestTrace[]): string {
   const rows = traces.map((trace) => [
-    trace.request.length > 48 ? `${trace.request.slice(0, 47)}…` : trace.request,
+    cell(trace.request, 48),
     String(trace.tokens.modelCalls),
     trace.toolsCalled.join(', ') || '(none)',
     number(trace.tokens.withToolSearch),
@@ -193,15 +170,18 @@ function renderSummary(traces: readonly RequestTrace[]): string {
 }
 
 async function main(): Promise<number> {
-  const parsed = parseArguments(process.argv.slice(2));
-  if (typeof parsed === 'string') {
-    const isHelp = parsed === usage;
-    (isHelp ? console.log : console.error)(parsed);
-    return isHelp ? 0 : 2;
+  const parsed = parseDemoArguments(process.argv.slice(2));
+  if ('help' in parsed) {
+    console.log(usage);
+    return 0;
+  }
+  if ('error' in parsed) {
+    console.error(parsed.usage ? `${parsed.error}\n\n${usage}` : parsed.error);
+    return 2;
   }
   const started = performance.now();
-  const framework = frameworks[parsed.framework]!;
-  const requests: string[] =
+  const framework = frameworks[parsed.framework];
+  const requests: readonly string[] =
     parsed.requests.length > 0
       ? parsed.requests
       : [
@@ -255,7 +235,7 @@ async function main(): Promise<number> {
   let failed = 0;
   try {
     for (const [index, request] of requests.entries()) {
-      progress.update(`[${index + 1}/${requests.length}] ${framework.title}: "${request}"`);
+      progress.update(`[${index + 1}/${requests.length}] ${framework.title}: "${oneLine(request, 200)}"`);
       try {
         const trace = await agent.ask(request);
         progress.clear();
@@ -264,7 +244,7 @@ async function main(): Promise<number> {
       } catch (error) {
         progress.clear();
         failed++;
-        console.error(`"${request}" failed: ${(error as Error).message}\n`);
+        console.error(`"${oneLine(request, 200)}" failed: ${(error as Error).message}\n`);
       }
     }
   } finally {

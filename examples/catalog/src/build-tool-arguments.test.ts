@@ -154,6 +154,27 @@ describe('buildToolArguments', () => {
     });
   });
 
+  it("fills a field that is required only in the framework's schema with its default, not a guess", () => {
+    // LangChain converts zod's output side: a field with a default is listed as required.
+    const schema = (name: string) => {
+      const own = toJsonSchema(exampleToolsByName.get(name)!);
+      return { ...own, required: Object.keys(own.properties as object) };
+    };
+    expect(
+      buildToolArguments(schema('create_github_issue'), {
+        text: 'open an issue in the payments repo about failed refunds',
+        toolName: 'create_github_issue',
+      }),
+    ).toMatchObject({ owner: 'acme', repo: 'payments' });
+    expect(
+      buildToolArguments(schema('book_restaurant_table'), { text: 'book a table for two in Rome' }),
+    ).toMatchObject({ name: 'Guest', city: 'Rome' });
+    // A value the text names still wins over the default.
+    expect(
+      buildToolArguments(schema('create_github_issue'), { text: 'open an issue in globex/payments' }),
+    ).toMatchObject({ owner: 'globex', repo: 'payments' });
+  });
+
   it('resolves relative dates against the given today, not the clock', () => {
     const schema = toJsonSchema(exampleToolsByName.get('get_weather_forecast')!);
     expect(

@@ -620,8 +620,15 @@ function stringCandidates(field: Field, context: Context): Array<Candidate | und
 }
 
 function stringValue(field: Field, context: Context): Candidate | undefined {
+  // A field with a default is required in a schema of zod's output side (LangChain sends those):
+  // its default beats a guess; only a value the text names replaces it.
+  const preset =
+    typeof field.schema.default === 'string' && fitsString(field.schema.default, field.schema)
+      ? field.schema.default
+      : undefined;
   for (const candidate of stringCandidates(field, context)) {
     if (!candidate || typeof candidate.value !== 'string') continue;
+    if (!candidate.specific && preset !== undefined) break;
     const isFreeText = field.schema.pattern === undefined && field.schema.format === undefined;
     const value = isFreeText ? trimToLength(candidate.value, field.schema) : candidate.value;
     if (fitsString(value, field.schema)) return { value, specific: candidate.specific };
@@ -629,6 +636,7 @@ function stringValue(field: Field, context: Context): Candidate | undefined {
     if (fitsString(upper, field.schema)) return { value: upper, specific: candidate.specific };
   }
   if (!field.required) return undefined;
+  if (preset !== undefined) return fallback(preset);
   const example = exampleOf(field.description);
   if (example && fitsString(example, field.schema)) return fallback(example);
   return fallback(anyValidString(field, context));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseExampleArguments } from './example-arguments';
+import { parseDemoArguments, parseExampleArguments } from './example-arguments';
 
 describe('parseExampleArguments', () => {
   it('reads requests and the two flags, in any order', () => {
@@ -21,5 +21,55 @@ describe('parseExampleArguments', () => {
       error: expect.stringContaining('--offline and --hybrid'),
     });
     expect(parseExampleArguments(['  '])).toEqual({ error: expect.stringContaining('empty') });
+  });
+});
+
+describe('parseDemoArguments', () => {
+  const noKeys = {};
+  it('reads the framework (or an alias), the flags and the requests, in any order', () => {
+    expect(parseDemoArguments([], noKeys)).toEqual({
+      framework: 'ai-sdk',
+      hybrid: false,
+      real: false,
+      requests: [],
+    });
+    expect(parseDemoArguments(['--', '-f', 'LangChain', 'book a table', '--hybrid'], noKeys)).toEqual({
+      framework: 'langchain',
+      hybrid: true,
+      real: false,
+      requests: ['book a table'],
+    });
+    expect(parseDemoArguments(['--framework=vercel'], noKeys)).toMatchObject({ framework: 'ai-sdk' });
+    expect(parseDemoArguments(['--real', 'weather'], { ANTHROPIC_API_KEY: 'key' })).toMatchObject({
+      real: true,
+    });
+    expect(parseDemoArguments(['weather', '--help'], noKeys)).toEqual({ help: true });
+  });
+
+  it('refuses what cannot run as asked, with a message', () => {
+    expect(parseDemoArguments(['--bogus'], noKeys)).toEqual({
+      error: 'Unknown option --bogus.',
+      usage: true,
+    });
+    for (const argv of [['--framework'], ['--framework', '--hybrid', 'weather']]) {
+      expect(parseDemoArguments(argv, noKeys)).toEqual({
+        error: expect.stringMatching(/^--framework needs a value/),
+      });
+    }
+    expect(parseDemoArguments(['--framework=', 'x'], noKeys)).toEqual({
+      error: expect.stringContaining('Unknown framework ""'),
+    });
+    expect(parseDemoArguments(['-f', 'crewai'], noKeys)).toEqual({
+      error: expect.stringContaining('Unknown framework "crewai"'),
+    });
+    // An empty request ran the five demo requests; --real with no key ran the offline planner.
+    for (const request of ['', ' \t']) {
+      expect(parseDemoArguments(['weather', request], noKeys)).toEqual({
+        error: expect.stringContaining('empty'),
+      });
+    }
+    expect(parseDemoArguments(['--real'], { OPENAI_API_KEY: '' })).toEqual({
+      error: expect.stringContaining('--real needs OPENAI_API_KEY or ANTHROPIC_API_KEY'),
+    });
   });
 });

@@ -1,6 +1,71 @@
 import { createOfflineHybridRanker } from './hybrid-ranker';
 import { demoRequests } from './requests';
 
+/** The example agents `pnpm demo` can run, by `--framework` name. */
+export const demoFrameworks = ['ai-sdk', 'mastra', 'langchain'] as const;
+export type DemoFramework = (typeof demoFrameworks)[number];
+
+const frameworkAliases: Readonly<Record<string, DemoFramework>> = {
+  aisdk: 'ai-sdk',
+  ai: 'ai-sdk',
+  vercel: 'ai-sdk',
+};
+
+/** What `pnpm demo`'s command line asks for. */
+export interface DemoArguments {
+  readonly framework: DemoFramework;
+  /** `--hybrid`: the hybrid ranker with the offline word-vector embedder. */
+  readonly hybrid: boolean;
+  /** `--real`: a real model (an API key is set: checked here). */
+  readonly real: boolean;
+  /** The requests to run (none: the demo requests). */
+  readonly requests: readonly string[];
+}
+
+/**
+ * `pnpm demo`'s command line (`[--framework <name>] [--hybrid] [--real] ["your request" ...]`).
+ * `{ help: true }` for `--help`; `{ error, usage }` for what cannot run: an unknown option (with
+ * `usage`: print the usage after it), `--framework` with no or an unknown name, an empty request
+ * (it would otherwise run the five demo requests instead), and `--real` with neither
+ * `OPENAI_API_KEY` nor `ANTHROPIC_API_KEY` set (it would otherwise run the offline planner).
+ */
+export function parseDemoArguments(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): DemoArguments | { readonly help: true } | { readonly error: string; readonly usage?: true } {
+  let framework = 'ai-sdk';
+  let hybrid = false;
+  let real = false;
+  const requests: string[] = [];
+  const args = argv.filter((arg) => arg !== '--');
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index]!;
+    if (arg === '--help' || arg === '-h') return { help: true };
+    if (arg === '--hybrid') hybrid = true;
+    else if (arg === '--real') real = true;
+    else if (arg === '--framework' || arg === '-f' || arg.startsWith('--framework=')) {
+      const value = arg.startsWith('--framework=') ? arg.slice('--framework='.length) : args[++index];
+      if (value === undefined || value.startsWith('-'))
+        return { error: `--framework needs a value: ${demoFrameworks.join(', ')}.` };
+      framework = value;
+    } else if (arg.startsWith('-')) return { error: `Unknown option ${arg}.`, usage: true };
+    else if (arg.trim().length === 0) return { error: 'A request is empty: write what the agent should do.' };
+    else requests.push(arg);
+  }
+  const name = framework.toLowerCase();
+  const chosen = Object.hasOwn(frameworkAliases, name) ? frameworkAliases[name]! : name;
+  if (!(demoFrameworks as readonly string[]).includes(chosen)) {
+    return { error: `Unknown framework "${framework}": choose ${demoFrameworks.join(', ')}.` };
+  }
+  if (real && !env.OPENAI_API_KEY && !env.ANTHROPIC_API_KEY) {
+    return {
+      error:
+        '--real needs OPENAI_API_KEY or ANTHROPIC_API_KEY in the environment; without a key, leave --real out and the demo runs the offline planner.',
+    };
+  }
+  return { framework: chosen as DemoFramework, hybrid, real, requests };
+}
+
 /** What an agent example's command line asks for. */
 export interface ExampleArguments {
   /** The requests to run (none: the demo requests). */

@@ -12,8 +12,13 @@ export {
 } from './catalog';
 export type { DefineToolOptions, ExampleTool, ExampleToolInput } from './define-tool';
 export { defineTool } from './define-tool';
-export type { ExampleArguments, ExampleSettings } from './example-arguments';
-export { exampleSettings, parseExampleArguments } from './example-arguments';
+export type { DemoArguments, DemoFramework, ExampleArguments, ExampleSettings } from './example-arguments';
+export {
+  demoFrameworks,
+  exampleSettings,
+  parseDemoArguments,
+  parseExampleArguments,
+} from './example-arguments';
 export { catalogToday } from './fake-data';
 export { createOfflineHybridRanker } from './hybrid-ranker';
 export type {
@@ -49,6 +54,12 @@ export type {
   TraceSearch,
   TraceStep,
 } from './trace';
-export { createTraceRecorder, renderTokenFigures, renderTrace, wholeCatalogTokensPerCall } from './trace';
+export {
+  createTraceRecorder,
+  oneLine,
+  renderTokenFigures,
+  renderTrace,
+  wholeCatalogTokensPerCall,
+} from './trace';
 export type { TracedRequests, TracedRequestsOptions } from './traced-requests';
 export { createTracedRequests } from './traced-requests';

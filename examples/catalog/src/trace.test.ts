@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { exampleToolsByName, toToolDescriptor } from './catalog';
 import { countExampleCatalogTokens, countTextTokens, countToolDefinitionTokens } from './tokens';
-import { createTraceRecorder, renderTrace } from './trace';
+import { createTraceRecorder, oneLine, renderTrace } from './trace';
 
 const searchTools = {
   name: 'search_tools',
@@ -127,6 +127,22 @@ describe('the trace', () => {
     expect(text).toMatch(/fewer$/);
     expect(text).not.toContain('\u001b[');
     expect(renderTrace(recordRun(), { color: true })).toContain('\u001b[');
+  });
+
+  it('prints a long or multi-line request on one short line, with no terminal escape codes', () => {
+    const trace = (request: string) => {
+      const recorder = createTraceRecorder({ request, framework: 'Test', model: 'm' });
+      recorder.onEvent({ type: 'step', threadId: 'any', visible: [] } as never);
+      return renderTrace(recorder.finish({ answer: 'done' }));
+    };
+    // Before, a 100 kB request was printed whole as the trace's first line.
+    const long = trace('book a table in Rome '.repeat(5000));
+    expect(long.split('\n')[0]!.length).toBeLessThanOrEqual(302);
+    expect(long.split('\n')[0]).toMatch(/… \(105,000 characters\)"$/);
+    const pasted = trace('first line\nsecond\tline \u001b[2J\u009b');
+    expect(pasted.split('\n')[0]).toBe('"first line second line  [2J "');
+    expect(oneLine('weather in Oslo', 15)).toBe('weather in Oslo');
+    expect(oneLine('weather in Oslo!', 15)).toBe('weather in Osl…');
   });
 
   it("shows the first lines of a long answer (a real model's)", () => {

@@ -294,6 +294,20 @@ function style(color: boolean | undefined) {
 }
 
 const cut = (text: string, width: number) => (text.length > width ? `${text.slice(0, width - 1)}…` : text);
+
+/**
+ * A text as one printable line of at most `width` characters: line breaks, tabs and other control
+ * characters (a terminal's escape codes among them) become spaces, and a longer text is cut with
+ * "…" and its length. For requests, which the user may paste from anywhere.
+ */
+export function oneLine(text: string, width: number): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it removes
+  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ');
+  if (flat.length <= width) return flat;
+  const more = ` (${number(flat.length)} characters)`;
+  if (width < 2 * more.length) return cut(flat, width);
+  return `${flat.slice(0, width - more.length - 1)}…${more}`;
+}
 const number = (value: number) => value.toLocaleString('en-US');
 
 /** `30.6×`, `4×`: how many times more the whole catalog costs. */
@@ -322,7 +336,7 @@ export function renderTrace(trace: RequestTrace, options: RenderTraceOptions = {
   const width = options.width ?? 100;
   const pad = '          ';
   const lines: string[] = [];
-  lines.push(s.bold(`"${trace.request}"`));
+  lines.push(s.bold(`"${oneLine(trace.request, 3 * width)}"`));
   lines.push(s.dim(`  ${trace.framework} · model: ${trace.model} · thread ${trace.threadId}`));
   for (const step of trace.steps) {
     const sent = step.sent.length > 0 ? step.sent.join(', ') : '(no tools)';
