@@ -4,9 +4,11 @@ import type { ServerTool, ToolRuntime } from '@langchain/core/tools';
 import { tool as langchainTool } from '@langchain/core/tools';
 import type { JSONSchema } from '@langchain/core/utils/json_schema';
 import {
+  abortable,
   type CatalogEntry,
   createStateControls,
   createToolSearchEngine,
+  isMetaToolName,
   LOAD_TOOL_NAME,
   type LoadToolOutput,
   loadProof,
@@ -247,17 +249,53 @@ export function createLangChainToolSearch<TContext>(options: ToolSearchOptions<T
   }
 
   /**
+   * The meta-tool calls running on each step's request. A call of a tool the step does not show
+   * waits for those already running before the guard judges it: LangChain runs a message's calls
+   * in parallel, and a `load_tool` listed before the call in the same message has then loaded its
+   * tool, so the model is told to call it again from the next step (not to search and load it
+   * again), as in the other adapters, however fast the store answers.
+   */
+  const metaRuns = new WeakMap<ToolSearchRequest<LangChainTool>, Set<Promise<void>>>();
+
+  /**
    * Runs one tool call of a step: the guard first (a tool not visible in the step never runs),
    * then a meta-tool through the engine, or any other tool through `execute` (given the catalog
    * or request instance the name resolves to, or undefined for the caller's own tool). Aborting
    * `signal` (the run's) ends a meta-tool's slow search or load at once.
    */
-  async function runToolCall<TResult>(
+  function runToolCall<TResult>(
     request: ToolSearchRequest<LangChainTool>,
     call: ToolCall,
     execute: (tool: LangChainTool | undefined) => Promise<TResult>,
     signal?: AbortSignal,
   ): Promise<TResult | ToolMessage> {
+    const running = judgeAndRun(request, call, execute, signal);
+    if (isMetaToolName(call.name)) {
+      let runs = metaRuns.get(request);
+      if (runs === undefined) {
+        runs = new Set();
+        metaRuns.set(request, runs);
+      }
+      const settled = running.then(
+        () => {},
+        () => {},
+      );
+      runs.add(settled);
+      void settled.then(() => runs.delete(settled));
+    }
+    return running;
+  }
+
+  async function judgeAndRun<TResult>(
+    request: ToolSearchRequest<LangChainTool>,
+    call: ToolCall,
+    execute: (tool: LangChainTool | undefined) => Promise<TResult>,
+    signal?: AbortSignal,
+  ): Promise<TResult | ToolMessage> {
+    const runs = metaRuns.get(request);
+    if (runs !== undefined && runs.size > 0 && !isMetaToolName(call.name) && !request.resolve(call.name)) {
+      await abortable(signal, () => Promise.all(runs));
+    }
     const decision = await request.guard(call.name);
     if (!decision.allowed) {
       return new ToolMessage({

@@ -102,6 +102,24 @@ describe('createToolSearchBinder in a hand-written loop', () => {
     expect(log.calls).toEqual([]);
   });
 
+  it('runToolCalls: a tool loaded and called in one message is told to call it again, not to load it', async () => {
+    const log = createExecutionLog();
+    const binder = createToolSearchBinder({ tools: createCatalog(log) });
+    const model = fakeModel()
+      .respondWithTools([
+        { name: 'load_tool', args: { toolName: 'get_weather' } },
+        { name: 'get_weather', args: { city: 'Rome' } },
+      ])
+      .respond(new AIMessage('ok'));
+    const step = await binder.bind({ model, threadId: 'same', messages: [new HumanMessage('weather')] });
+    const response = await step.model.invoke([new HumanMessage('weather')]);
+    const [load, weather] = await step.runToolCalls(response);
+    expect(load).toMatchObject({ status: 'success', name: 'load_tool' });
+    expect(weather).toMatchObject({ status: 'error', name: 'get_weather' });
+    expect(weather!.content).toMatch(/was just loaded/);
+    expect(log.calls).toEqual([]);
+  });
+
   it("'context' storage: a new binder restores the loads from the messages alone", async () => {
     const log = createExecutionLog();
     const catalog = createCatalog(log);

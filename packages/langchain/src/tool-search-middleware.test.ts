@@ -1,7 +1,7 @@
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import type { ToolRuntime } from '@langchain/core/tools';
 import { Command, interrupt, MemorySaver } from '@langchain/langgraph';
-import type { LoadStateStore, ToolSearchEvent } from '@tool-search/core';
+import { createMemoryStore, type LoadStateStore, type ToolSearchEvent } from '@tool-search/core';
 import { createFakeClock, createHeldRanker } from '@tool-search/core/testing';
 import {
   ClearToolUsesEdit,
@@ -437,6 +437,46 @@ describe('toolSearchMiddleware with createAgent', () => {
     expect(weather.map((message) => message.status)).toEqual(['error', 'success']);
     expect(log.count('get_weather')).toBe(1);
   });
+
+  it.each([
+    ['in-memory storage', 'in-memory'],
+    ["'context' storage", 'context'],
+    ['a store that answers with promises', 'async'],
+  ] as const)(
+    'the guard: a tool loaded and called in one model call is told to call it again, not to load it (%s)',
+    async (_label, kind) => {
+      const { log, catalog } = setup();
+      const events: ToolSearchEvent[] = [];
+      const memory = createMemoryStore();
+      const asyncStore: LoadStateStore = {
+        get: async (threadId) => memory.get(threadId),
+        add: async (threadId, names) => memory.add(threadId, names),
+        delete: async (threadId) => memory.delete(threadId),
+      };
+      const storage = kind === 'async' ? asyncStore : kind;
+      const model = fakeModel()
+        .respondWithTools([
+          { name: 'load_tool', args: { toolName: 'get_weather' } },
+          { name: 'get_weather', args: { city: 'Rome' } },
+        ])
+        .respond(new AIMessage('done'));
+      const result = await createAgent({
+        model,
+        middleware: [
+          toolSearchMiddleware({ tools: catalog, storage, onEvent: (event) => events.push(event) }),
+        ],
+      }).invoke(ask('weather'));
+      const weather = lastToolMessage(result.messages, 'get_weather');
+      expect(weather.status).toBe('error');
+      expect(weather.content).toMatch(/was just loaded/);
+      expect(weather.content).not.toMatch(/search_tools/);
+      expect(log.count('get_weather')).toBe(0);
+      // Judged after the load of its own model call, as the other adapters judge it.
+      expect(
+        events.filter((event) => event.type === 'load' || event.type === 'deny').map((event) => event.type),
+      ).toEqual(['load', 'deny']);
+    },
+  );
 
   it("the guard: a refused call stays refused when LangGraph runs it again (version 'v1', a tool that interrupts)", async () => {
     const { log, catalog } = setup();
