@@ -750,6 +750,14 @@ describe.each(['generate', 'stream'] as const)('ToolSearchProcessor in a real Ma
 });
 
 describe('ToolSearchProcessor', () => {
+  it('refuses a catalog tool keyed __proto__ at construction: Mastra would never send it to the model', () => {
+    const tools: Record<string, unknown> = { ...sampleTools() };
+    Object.defineProperty(tools, '__proto__', { value: sampleTools().sendEmail, enumerable: true });
+    expect(() => new ToolSearchProcessor({ tools: tools as never })).toThrow(
+      expect.objectContaining({ code: 'INVALID_TOOL_NAME', message: expect.stringContaining('__proto__') }),
+    );
+  });
+
   it('is a drop-in: id, name, description and the methods of Mastra’s processor', () => {
     const processor = new ToolSearchProcessor({ tools: sampleTools() });
     expect(processor.id).toBe('tool-search');

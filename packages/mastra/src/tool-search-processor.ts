@@ -15,6 +15,7 @@ import {
   type RankerFactory,
   type StoreStats,
   type ToolSearchEngine,
+  ToolSearchError,
   type ToolSearchEventListener,
   type ToolSearchRequest,
   withFields,
@@ -179,7 +180,16 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
 
   constructor(given: ToolSearchProcessorOptions<TStorage>) {
     const options = optionsObject(given, 'ToolSearchProcessor');
-    const catalog = toCatalogEntries(ownTools(options.tools, 'tools'));
+    const tools = ownTools(options.tools, 'tools');
+    if (Object.hasOwn(tools, '__proto__')) {
+      // Mastra builds the tool set it sends to the model by assignment, which drops this key:
+      // the model could load the tool, but would never be sent its definition.
+      throw new ToolSearchError(
+        'INVALID_TOOL_NAME',
+        'A Mastra tool may not be named "__proto__": Mastra drops that key from the tools it sends to the model.',
+      );
+    }
+    const catalog = toCatalogEntries(tools);
     this.#staticEntries = new Set(catalog);
     this.#staticNames = new Set(catalog.map((entry) => entry.descriptor.name));
     this.#includeResolvedTools = options.includeResolvedTools === true;
