@@ -20,6 +20,8 @@ export interface Catalog<TTool = unknown> {
   byAlias(name: string): CatalogEntry<TTool> | undefined;
   /** Case-insensitive canonical name, when exactly one tool has it. */
   byFoldedName(name: string): CatalogEntry<TTool> | undefined;
+  /** Whether any tool (one or more) has this canonical name in some case. */
+  hasFoldedName(name: string): boolean;
   /** Canonical names (for suggestions). */
   names(): Iterable<string>;
   /** The ranker over this catalog, built on first use. */
@@ -214,6 +216,7 @@ export function buildCatalog<TTool>(
     byName: (name) => byName.get(name),
     byAlias: (name) => byAlias.get(name),
     byFoldedName: (name) => folded.get(name.toLowerCase()) ?? undefined,
+    hasFoldedName: (name) => folded.has(name.toLowerCase()),
     names: () => byName.keys(),
     ranker() {
       if (!ranker) {

@@ -258,6 +258,20 @@ describe("'context' storage in the engine", () => {
     expect((await trimmed.prepareStep({ records: [] })).visible).toEqual(['search_tools', 'load_tool']);
   });
 
+  it('never counts an always-on catalog tool an autoLoad search finds as loaded by it', async () => {
+    for (const storage of ['context', 'in-memory'] as const) {
+      const { engine } = harness({ storage, search: { autoLoad: true, topK: 2 } });
+      // getWeather is kept on by name in this request only (an agent whose tools vary per call).
+      const request = engine.startRequest({ threadId: 't', alwaysOn: ['getWeather'] });
+      const output = await request.searchTools({ query: 'weather forecast' });
+      expect(output.results.map((item) => item.name).sort()).toEqual(['getForecast', 'getWeather']);
+      expect(output.loaded).toEqual(['getForecast']);
+      const records = [...exchange('c1', 'search_tools', { query: 'weather forecast' }, output)];
+      const next = engine.startRequest({ threadId: 't' });
+      expect((await next.prepareStep({ records })).visible, storage).toEqual(['search_tools', 'getForecast']);
+    }
+  });
+
   it('never lists an always-on tool as loaded, though load_tool answers that it is already loaded', async () => {
     const { engine } = harness({ storage: 'context' });
     const request = engine.startRequest({ threadId: 't', alwaysOn: ['calculator'] });

@@ -1,4 +1,5 @@
 import { getEventListeners } from 'node:events';
+import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import {
   brokenStore,
@@ -57,6 +58,8 @@ function exchange(
     { type: 'tool-result', toolCallId, toolName, output },
   ];
 }
+
+const flushAll = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 type Storage = Pick<ToolSearchEngineOptions<FakeTool, { user?: string }>, 'storage'>;
 const everyStorage: [string, () => Storage][] = [
@@ -818,6 +821,26 @@ describe('tool names', () => {
     });
   });
 
+  it('takes a name in another case for no tool when a request tool and a static tool both have it', async () => {
+    const { engine } = harness({ catalog: [entry('gamma'), entry('other')] });
+    const request = engine.startRequest({ threadId: 't', requestTools: [entry('Gamma', { owner: 'mcp' })] });
+    expect(await request.loadTool({ toolName: 'GAMMA' })).toMatchObject({
+      success: false,
+      notFound: ['GAMMA'],
+      suggestions: ['Gamma', 'gamma'],
+    });
+    // A request tool that shadows its static namesake is one tool: the case is forgiven.
+    const shadowing = engine.startRequest({
+      threadId: 'u',
+      requestTools: [entry('gamma', { owner: 'mcp' })],
+    });
+    expect(await shadowing.loadTool({ toolName: 'GAMMA' })).toMatchObject({
+      success: true,
+      toolName: 'gamma',
+    });
+    expect((await shadowing.prepareStep()).loaded.map((item) => item.tool.owner)).toEqual(['mcp']);
+  });
+
   it('reports once that an agent tool shadows the catalog tool of the same name; a name in alwaysOn does not', async () => {
     const { engine, eventsOf } = harness();
     const own = entry('getWeather', { owner: 'agent' });
@@ -1424,6 +1447,41 @@ describe('events', () => {
 });
 
 describe('plans outside a model step', () => {
+  it('a guard before the first step makes its plan without a step event, or waits for the plan under way', async () => {
+    const { engine, eventsOf } = harness();
+    await engine.startRequest({ threadId: 't' }).loadTool({ toolName: 'send_email' });
+    // A call replayed before the first step (an approved call): no tools were sent to a model.
+    const early = engine.startRequest({ threadId: 't' });
+    const decisions = await Promise.all([early.guard('send_email'), early.guard('getWeather')]);
+    expect(decisions.map((decision) => decision.allowed)).toEqual([true, false]);
+    expect(eventsOf('step')).toEqual([]);
+
+    // A guard while the step's plan is being made waits for that plan: one step, one read.
+    const read = createDeferred<void>();
+    const inner = createMemoryStore({ ttl: 0 });
+    inner.add('t', ['send_email']);
+    let reads = 0;
+    const slow = harness({
+      storage: {
+        get: async (threadId) => {
+          reads++;
+          await read.promise;
+          return inner.get(threadId);
+        },
+        add: (threadId, names) => inner.add(threadId, names),
+        delete: (threadId) => inner.delete(threadId),
+      },
+    });
+    const request = slow.engine.startRequest({ threadId: 't' });
+    const step = request.prepareStep();
+    const guarded = request.guard('send_email');
+    read.resolve();
+    expect((await step).visible).toContain('send_email');
+    expect(await guarded).toEqual({ allowed: true });
+    expect(reads).toBe(1);
+    expect(slow.eventsOf('step')).toHaveLength(1);
+  });
+
   it('computes the plan without a step event when modelStep is false', async () => {
     const { engine, eventsOf } = harness();
     const request = engine.startRequest({ threadId: 'restore' });
@@ -1436,6 +1494,236 @@ describe('plans outside a model step', () => {
     await engine.startRequest({ threadId: 'restore' }).prepareStep();
     expect(eventsOf('step')).toHaveLength(1);
   });
+});
+
+describe('one thread, many calls at once', () => {
+  for (const [label, storage] of everyStorage) {
+    it(`reports a tool that two calls load at once as loaded by one of them; the other finds it loaded (${label})`, async () => {
+      const { engine, eventsOf } = harness(storage());
+      const first = engine.startRequest({ threadId: 't' });
+      // 'context' state is the request's own: its parallel calls race; a store's is the thread's.
+      const second = storage().storage === 'context' ? first : engine.startRequest({ threadId: 't' });
+      const answers = await Promise.all([
+        first.loadTool({ toolName: 'getWeather' }),
+        second.loadTool({ toolNames: ['getWeather', 'send_email'] }),
+      ]);
+      expect(answers[0]).toMatchObject({ success: true, loaded: ['getWeather'] });
+      expect(answers[1]).toMatchObject({
+        success: true,
+        loaded: ['send_email'],
+        alreadyLoaded: ['getWeather'],
+      });
+      expect(eventsOf('load').map((event) => event.loaded)).toEqual([['getWeather'], ['send_email']]);
+      expect((await first.prepareStep()).visible).toEqual([
+        'search_tools',
+        'load_tool',
+        'getWeather',
+        'send_email',
+      ]);
+    });
+  }
+
+  // A policy bypass is the worst fault the engine can have: whatever runs at once, whatever
+  // order a store and a filter answer in, whatever aborts, nothing the filter refuses in
+  // 'load' or 'active' is shown or allowed to run; and the load and evict events tell exactly
+  // what the store holds, each name loaded and evicted once.
+  const tools = {
+    alpha: entry('alpha', {
+      aliases: ['Alpha_id'],
+      owner: 's-alpha',
+      description: 'Weather and email files.',
+    }),
+    beta: entry('beta', { owner: 's-beta', description: 'Weather and email files.' }),
+    gamma: entry('gamma', { owner: 's-gamma', description: 'Weather and email files.' }),
+    delta: entry('delta', { aliases: ['eps'], owner: 's-delta', description: 'Weather and email files.' }),
+    zeta: entry('zeta', { aliases: ['ZETA'], owner: 's-zeta', description: 'Weather and email files.' }),
+  };
+  const requestTools = [
+    entry('beta', { owner: 'r-beta' }), // shadows the static beta
+    entry('Gamma', { owner: 'r-Gamma' }), // the static gamma in another case
+    entry('eps', { owner: 'r-eps', aliases: ['load_tool', 'alpha'] }), // a static alias, a meta-tool, a static name
+    entry('omega', { owner: 'r-omega', aliases: ['Alpha_id'] }),
+  ];
+  const ownCalc = entry('calc', { owner: 'own-calc' });
+  const ownZeta = entry('zeta', { owner: 'own-zeta' }); // the agent's own tool named like a catalog tool
+  const names = [
+    'alpha',
+    'Alpha_id',
+    'ALPHA',
+    'beta',
+    'BETA',
+    'gamma',
+    'Gamma',
+    'delta',
+    'eps',
+    'zeta',
+    'ZETA',
+  ];
+  const owners = [
+    's-alpha',
+    's-beta',
+    's-gamma',
+    's-delta',
+    's-zeta',
+    'r-beta',
+    'r-Gamma',
+    'r-eps',
+    'r-omega',
+  ];
+  const verdicts = ['yes', 'no', 'throw', 'not-boolean', 'later-yes', 'later-no', 'later-throw'] as const;
+  const operation = fc.oneof(
+    fc.record({ kind: fc.constant('step' as const) }),
+    fc.record({
+      kind: fc.constant('load' as const),
+      names: fc.array(fc.constantFrom(...names, 'omega', 'calc', 'nope'), { minLength: 1, maxLength: 3 }),
+      abort: fc.boolean(),
+    }),
+    fc.record({
+      kind: fc.constant('search' as const),
+      query: fc.constantFrom('weather', 'alpha', 'omega'),
+      abort: fc.boolean(),
+    }),
+    fc.record({
+      kind: fc.constant('guard' as const),
+      name: fc.constantFrom(...names, 'omega', 'calc', 'load_tool'),
+    }),
+  );
+  const requestPlan = fc.record({
+    user: fc.constantFrom('u1', 'u2'),
+    requestTools: fc.boolean(),
+    alwaysOn: fc.subarray(['calc', 'alpha', 'ownZeta'] as const),
+    groups: fc.array(fc.array(operation, { minLength: 1, maxLength: 3 }), { maxLength: 5 }),
+  });
+  for (const kind of ['in-memory', 'async', 'context'] as const) {
+    for (const autoLoad of [false, true]) {
+      it(`never shows nor runs a tool the filter refuses, and reports each load and eviction once (property: ${kind} storage, autoLoad ${autoLoad})`, async () => {
+        await fc.assert(
+          fc.asyncProperty(
+            fc.scheduler(),
+            fc.dictionary(
+              fc.constantFrom('u1', 'u2'),
+              fc.dictionary(
+                fc.constantFrom(
+                  ...owners.flatMap((owner) => [`search ${owner}`, `load ${owner}`, `active ${owner}`]),
+                ),
+                fc.constantFrom(...verdicts),
+              ),
+            ),
+            fc.array(requestPlan, { minLength: 1, maxLength: 3 }),
+            fc.option(fc.integer({ min: 1, max: 3 }), { nil: undefined }),
+            async (s, policy, plans, maxLoadedTools) => {
+              const inner = createMemoryStore({ ttl: 0 });
+              const later = () => s.schedule(Promise.resolve());
+              const store: LoadStateStore = {
+                get: (threadId) => later().then(() => inner.get(threadId)),
+                add: (threadId, added) => later().then(() => inner.add(threadId, added)),
+                remove: (threadId, removed) => later().then(() => inner.remove(threadId, removed)),
+                delete: (threadId) => inner.delete(threadId),
+              };
+              /** Per request: what the filter allowed, by phase and tool object. */
+              type Context = { user: string; allowed: Map<string, boolean> };
+              const { engine, events } = harness({
+                catalog: Object.values(tools),
+                storage: kind === 'async' ? store : kind,
+                ranker: catalogOrderRanker,
+                maxLoadedTools,
+                search: { autoLoad, topK: 3 },
+                storeTimeoutMs: Number.POSITIVE_INFINITY,
+                filterTimeoutMs: Number.POSITIVE_INFINITY,
+                filter: ({ tool, phase, requestContext }) => {
+                  const { user, allowed } = requestContext as unknown as Context;
+                  const key = `${phase} ${tool?.owner ?? tool?.name}`;
+                  const verdict = policy[user]?.[key] ?? 'yes';
+                  allowed.set(key, verdict === 'yes' || verdict === 'later-yes');
+                  if (verdict === 'yes' || verdict === 'no') return verdict === 'yes';
+                  if (verdict === 'throw') throw new Error('policy service down');
+                  if (verdict === 'not-boolean') return 'true' as unknown as boolean;
+                  return later().then(() => {
+                    if (verdict === 'later-throw') throw new Error('policy service down');
+                    return verdict === 'later-yes';
+                  });
+                },
+              });
+              const runs = plans.map(async (plan) => {
+                const allowed = new Map<string, boolean>();
+                const alwaysOn = plan.alwaysOn.map((item) =>
+                  item === 'calc' ? ownCalc : item === 'ownZeta' ? ownZeta : item,
+                );
+                const request = engine.startRequest({
+                  threadId: 't',
+                  requestContext: { user: plan.user, allowed } as never,
+                  alwaysOn,
+                  requestTools: plan.requestTools ? requestTools : undefined,
+                });
+                /** A name that is shown or may run: the filter allowed the very tool that runs under it. */
+                const mayRun = (name: string, how: string) => {
+                  if (name === 'search_tools' || (name === 'load_tool' && !autoLoad)) return;
+                  const resolved = request.resolve(name);
+                  const owner = resolved?.tool.owner ?? resolved?.tool.name ?? name;
+                  expect(allowed.get(`active ${owner}`), `${how} ${name} (${owner}): active`).toBe(true);
+                  // The agent's own tools, and a catalog tool kept on by name, answer to 'active' only.
+                  const own =
+                    resolved === ownCalc ||
+                    resolved === ownZeta ||
+                    plan.alwaysOn.includes((resolved?.descriptor.name ?? name) as 'alpha');
+                  if (!own)
+                    expect(allowed.get(`load ${owner}`), `${how} ${name} (${owner}): load`).toBe(true);
+                };
+                for (const group of plan.groups) {
+                  // One plan at a time per request, as an adapter makes them; the rest at once.
+                  const firstStep = group.findIndex((item) => item.kind === 'step');
+                  const calls = group
+                    .filter((item, index) => item.kind !== 'step' || index === firstStep)
+                    .map(async (item) => {
+                      if (item.kind === 'step') {
+                        for (const name of (await request.prepareStep()).visible) mayRun(name, 'shown');
+                      } else if (item.kind === 'guard') {
+                        if ((await request.guard(item.name)).allowed) mayRun(item.name, 'ran');
+                      } else {
+                        const controller = new AbortController();
+                        if (item.abort) void later().then(() => controller.abort());
+                        const call =
+                          item.kind === 'load'
+                            ? request.loadTool({ toolNames: item.names }, { signal: controller.signal })
+                            : request.searchTools({ query: item.query }, { signal: controller.signal });
+                        await call.catch((error: unknown) => {
+                          if (!controller.signal.aborted) throw error;
+                        });
+                      }
+                    });
+                  await Promise.all(calls);
+                }
+              });
+              await s.waitFor(Promise.all(runs));
+              // Aborted calls run on, unobserved: let them finish.
+              do {
+                await s.waitAll();
+                await flushAll();
+              } while (s.count() > 0);
+              if (kind === 'context') return; // each request's own state: no thread to compare with
+              const held = new Set<string>();
+              for (const event of events) {
+                if (event.type === 'load') {
+                  for (const name of event.loaded) {
+                    expect(held.has(name), `${name} loaded twice`).toBe(false);
+                    held.add(name);
+                  }
+                } else if (event.type === 'evict') {
+                  for (const name of event.toolNames) {
+                    expect(held.has(name), `${name} evicted but not loaded`).toBe(true);
+                    held.delete(name);
+                  }
+                }
+              }
+              const stored = kind === 'async' ? inner.get('t') : await engine.getLoadedToolNames('t');
+              expect([...held].sort()).toEqual([...stored].sort());
+            },
+          ),
+          { numRuns: 60 },
+        );
+      });
+    }
+  }
 });
 
 describe('aborting a meta-tool call (signal)', () => {
@@ -1519,6 +1807,8 @@ describe('aborting a meta-tool call (signal)', () => {
     await flush();
     // B told its model that send_email is loaded: it stays so.
     expect((await b.engine.startRequest({ threadId: 't' }).prepareStep()).visible).toContain('send_email');
+    // A's write landed after the abort: the tool is loaded, and A reports its load.
+    expect(a.eventsOf('load').map((event) => event.loaded)).toEqual([['send_email']]);
   });
 
   it('rejects a signal that is not an AbortSignal with INVALID_INPUT, before any work', async () => {

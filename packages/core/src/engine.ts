@@ -318,6 +318,25 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
 
   let disposed = false;
 
+  /**
+   * Per thread, the tail of its loads in this process. A load reads what the thread holds,
+   * decides what is new, adds it and evicts past maxLoadedTools; two loads of one thread that
+   * interleaved (parallel tool calls, concurrent requests) both reported the same tool as newly
+   * loaded, and both evicted (and reported) the same name. Each waits for the one before it.
+   * Only loads wait: steps and guards read without waiting.
+   */
+  const loadQueues = new Map<string, Promise<unknown>>();
+  function inLoadQueue<T>(threadId: string, work: () => Promise<T>): Promise<T> {
+    const previous = loadQueues.get(threadId);
+    const run = previous ? previous.then(work) : work();
+    const tail = run.catch(() => undefined);
+    loadQueues.set(threadId, tail);
+    void tail.then(() => {
+      if (loadQueues.get(threadId) === tail) loadQueues.delete(threadId);
+    });
+    return run;
+  }
+
   // -------------------------------------------------------------------------
   // Store calls: bounded in time, failures typed and reported.
   // -------------------------------------------------------------------------
@@ -400,7 +419,8 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
 
   /**
    * Adds names, marks `used` (the added names and those asked for again) as used, and
-   * applies maxLoadedTools (least recently used first); returns the names it evicted.
+   * applies maxLoadedTools (least recently used first); returns the names it evicted (the
+   * caller reports them, after the load that evicted them).
    */
   async function storeAdd(
     threadId: string,
@@ -421,10 +441,16 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
     noteUse(threadId, used);
     if (after.length <= maxLoadedTools) return [];
     const { evicted } = capLoadedNames(after, (name) => uses.get(name)?.used, maxLoadedTools);
-    // Every store here has remove: createToolSearchEngine refuses a store without it under maxLoadedTools.
-    await callStore('remove', threadId, () => store!.remove!(threadId, evicted));
+    try {
+      // Every store here has remove: createToolSearchEngine refuses a store without it under maxLoadedTools.
+      await callStore('remove', threadId, () => store!.remove!(threadId, evicted));
+    } catch {
+      // The names were added, so they are loaded: a failed eviction (reported as a store-error)
+      // does not undo that, nor make the load fail. Reads show the thread capped all the same, and
+      // the next load evicts again.
+      return [];
+    }
     for (const name of evicted) uses.delete(name);
-    emit({ type: 'evict', threadId, time: clock.now(), toolNames: evicted, reason: 'max-loaded-tools' });
     return evicted;
   }
 
@@ -651,9 +677,23 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       );
     }
 
-    /** As lookupExact, then a case-insensitive match (for names a model typed). */
+    /**
+     * As lookupExact, then a case-insensitive match (for names a model typed) when exactly one
+     * tool has the name in another case: a request tool `Gamma` and a static `gamma` leave
+     * "GAMMA" unknown (with both as suggestions), as two static tools would.
+     */
     function lookupForLoad(name: string): Lookup<TTool> {
-      return lookupExact(name) ?? requestCatalog?.byFoldedName(name) ?? staticCatalog.byFoldedName(name);
+      const exact = lookupExact(name);
+      if (exact !== undefined || requestCatalog === undefined)
+        return exact ?? staticCatalog.byFoldedName(name);
+      const fromRequest = requestCatalog.byFoldedName(name);
+      if (!staticCatalog.hasFoldedName(name)) return fromRequest;
+      if (!requestCatalog.hasFoldedName(name)) return staticCatalog.byFoldedName(name);
+      // Both have it: one tool only if the static one is the request tool's namesake (shadowed by it).
+      const fromStatic = staticCatalog.byFoldedName(name);
+      return fromRequest !== undefined && fromStatic?.descriptor.name === fromRequest.descriptor.name
+        ? fromRequest
+        : undefined;
     }
 
     const canonicalName = (name: string) => lookupForLoad(name)?.descriptor.name;
@@ -761,7 +801,19 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       else notePending('call', [name]);
     }
 
-    async function prepareStep(input?: StepInput): Promise<StepPlan<TTool>> {
+    /** The plan being made (the latest prepareStep still under way), for a guard that has none. */
+    let planning: Promise<StepPlan<TTool>> | undefined;
+    function prepareStep(input?: StepInput): Promise<StepPlan<TTool>> {
+      const made = makePlan(input);
+      planning = made;
+      const settled = () => {
+        if (planning === made) planning = undefined;
+      };
+      made.then(settled, settled);
+      return made;
+    }
+
+    async function makePlan(input?: StepInput): Promise<StepPlan<TTool>> {
       if (input && Array.isArray(input.records)) records = input.records;
       step++;
       const readAt = ++moment;
@@ -854,8 +906,13 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       return merged.slice(0, k);
     }
 
+    // Under autoLoad a search loads every tool it finds: finding more than maxLoadedTools would
+    // evict some of them (the best ones, used first) at once, and the model, told they were
+    // loaded, would call them, be told to search again, and load and lose them again.
+    const searchLimit = autoLoad && maxLoadedTools !== undefined ? Math.min(topK, maxLoadedTools) : topK;
+
     async function rank(query: string): Promise<{ entry: CatalogEntry<TTool>; result: SearchResult }[]> {
-      let k = Math.min(topK, totalSize);
+      let k = Math.min(searchLimit, totalSize);
       if (k === 0) return [];
       for (;;) {
         const raw = await rankedCandidates(query, k);
@@ -875,8 +932,8 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
             return autoLoad ? entryAllowed(entry, 'load') : true;
           }),
         );
-        const kept = found.filter((_, index) => checks[index]).slice(0, topK);
-        if (kept.length >= topK || raw.length < k || k >= totalSize) return kept;
+        const kept = found.filter((_, index) => checks[index]).slice(0, searchLimit);
+        if (kept.length >= searchLimit || raw.length < k || k >= totalSize) return kept;
         k = Math.min(totalSize, k * 4);
       }
     }
@@ -931,6 +988,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       const outcome = await loadCanonical(
         ranked.map(({ entry }) => entry.descriptor.name),
         signal,
+        { auto: true, notFound: [] },
       );
       if (!outcome.ok) {
         return {
@@ -939,16 +997,10 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
           message: `Found ${results.length} tool(s): ${names}, but they could not be loaded right now (tool state is unavailable). Try again in a moment.`,
         };
       }
-      emit({
-        type: 'load',
-        threadId,
-        time: now(),
-        loaded: outcome.loaded,
-        alreadyLoaded: outcome.alreadyLoaded,
-        notFound: [],
-        auto: true,
-      });
-      const loaded = [...outcome.loaded, ...outcome.alreadyLoaded];
+      // An always-on tool the search found is available, not loaded by it (nor used: it takes no
+      // slot): listed under `loaded`, a 'context' replay would load it in a later request that
+      // does not keep it on, where a store has nothing of it.
+      const loaded = [...outcome.loaded, ...outcome.alreadyLoaded.filter((name) => !alwaysOnNames.has(name))];
       const output: SearchToolsOutput = {
         results,
         message: `Found and loaded ${results.length} tool(s): ${names}. Call them by these exact names from your next step.`,
@@ -960,14 +1012,34 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
     // -- load -----------------------------------------------------------------
 
     type LoadOutcome =
-      | { ok: true; loaded: string[]; alreadyLoaded: string[] }
+      | { ok: true; loaded: string[]; alreadyLoaded: string[]; evicted: string[] }
       | { ok: false; error: ToolSearchError };
 
-    /** Loads canonical names already found and allowed (nothing once `signal` has aborted). */
-    async function loadCanonical(
+    /** How a load is reported: whether a search made it, and the names it did not find. */
+    interface LoadReport {
+      readonly auto: boolean;
+      readonly notFound: readonly string[];
+    }
+
+    /**
+     * Loads canonical names already found and allowed (nothing once `signal` has aborted), after
+     * the thread's loads already under way in this process, and reports it: a `load` event, then
+     * an `evict` event for the names it evicted.
+     */
+    function loadCanonical(
       names: readonly string[],
       signal: AbortSignal | undefined,
+      report: LoadReport,
     ): Promise<LoadOutcome> {
+      return inLoadQueue(threadId, () => loadNow(names, signal, report));
+    }
+
+    async function loadNow(
+      names: readonly string[],
+      signal: AbortSignal | undefined,
+      report: LoadReport,
+    ): Promise<LoadOutcome> {
+      signal?.throwIfAborted();
       let current: string[];
       try {
         current = await currentLoadedNames();
@@ -985,10 +1057,11 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       // Every name asked for counts as used (always-on tools take no slot): the new ones, then
       // those already loaded, in the order a 'context' replay of this result will use.
       const used = [...loaded, ...alreadyLoaded.filter((name) => !alwaysOnNames.has(name))];
+      let evicted: string[] = [];
       if (store) {
         if (loaded.length > 0) {
           try {
-            await storeAdd(threadId, loaded, used);
+            evicted = await storeAdd(threadId, loaded, used);
           } catch (error) {
             return { ok: false, error: error as ToolSearchError };
           }
@@ -996,14 +1069,24 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
           noteUse(threadId, used);
         }
       } else {
-        const evicted = contextState().load(used);
+        evicted = contextState().load(used);
         notePending('load', used);
-        if (evicted.length > 0)
-          emit({ type: 'evict', threadId, time: now(), toolNames: evicted, reason: 'max-loaded-tools' });
       }
       const loadedAt = ++moment;
       for (const name of loaded) loadedThisRequest.set(name, loadedAt);
-      return { ok: true, loaded, alreadyLoaded };
+      // Reported here, before the next load of the thread starts: a name's load comes before its eviction.
+      emit({
+        type: 'load',
+        threadId,
+        time: now(),
+        loaded,
+        alreadyLoaded,
+        notFound: [...report.notFound],
+        auto: report.auto,
+      });
+      if (evicted.length > 0)
+        emit({ type: 'evict', threadId, time: now(), toolNames: evicted, reason: 'max-loaded-tools' });
+      return { ok: true, loaded, alreadyLoaded, evicted };
     }
 
     /**
@@ -1068,8 +1151,8 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       signal?.throwIfAborted();
       const outcome =
         canonical.length > 0
-          ? await loadCanonical(canonical, signal)
-          : { ok: true as const, loaded: [], alreadyLoaded: [] };
+          ? await loadCanonical(canonical, signal, { auto: false, notFound })
+          : { ok: true as const, loaded: [], alreadyLoaded: [], evicted: [] };
       if (!outcome.ok) {
         return {
           success: false,
@@ -1078,8 +1161,9 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
           ...(parsed.single ? { toolName: clip(parsed.names[0]!, 100) } : {}),
         };
       }
-      const { loaded, alreadyLoaded } = outcome;
-      emit({ type: 'load', threadId, time: now(), loaded, alreadyLoaded, notFound, auto: false });
+      const { loaded, alreadyLoaded, evicted } = outcome;
+      if (canonical.length === 0)
+        emit({ type: 'load', threadId, time: now(), loaded, alreadyLoaded, notFound, auto: false });
       signal?.throwIfAborted();
 
       const suggestions: string[] = [];
@@ -1119,6 +1203,13 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       const parts: string[] = [];
       if (loaded.length > 0) parts.push(`Loaded: ${loaded.join(', ')}; callable from your next step`);
       if (alreadyLoaded.length > 0) parts.push(`Already loaded: ${alreadyLoaded.join(', ')}`);
+      // More names than maxLoadedTools in one call: the first ones went again at once.
+      const lost = evicted.filter((name) => loaded.includes(name) || alreadyLoaded.includes(name));
+      if (lost.length > 0) {
+        parts.push(
+          `Unloaded again at once, since at most ${maxLoadedTools} tools stay loaded: ${lost.join(', ')} (load fewer tools at a time)`,
+        );
+      }
       if (shownNotFound.length > 0) {
         parts.push(
           `Not found: ${shownNotFound.join(', ')}` +
@@ -1148,7 +1239,9 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
     // -- guard ----------------------------------------------------------------
 
     async function guard(toolName: string): Promise<GuardDecision> {
-      if (!plan) await prepareStep();
+      // No plan yet (a call replayed before the first step): wait for the one being made, or make
+      // one outside a model step (no 'step' event: no tools were sent to a model for it).
+      if (!plan) await (planning ?? prepareStep({ modelStep: false }));
       const current = plan!;
       if (typeof toolName === 'string') {
         if (offeredMetaNames.includes(toolName)) return { allowed: true };

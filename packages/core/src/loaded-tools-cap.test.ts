@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { entry, type FakeTool, harness } from './__fixtures__/engine-fixtures';
+import { catalogOrderRanker, entry, type FakeTool, harness } from './__fixtures__/engine-fixtures';
 import { createToolSearchEngine } from './engine';
 import { capLoadedNames, createLoadedToolsReplay, leastRecentlyUsed } from './loaded-tools-cap';
 import { createMemoryStore } from './memory-store';
@@ -227,6 +227,86 @@ describe('maxLoadedTools: the least recently used tool goes first', () => {
     await engine.startRequest({ threadId: 't' }).loadTool({ toolName: C });
     expect(eventsOf('evict').map((event) => event.toolNames)).toEqual([[B]]);
     expect(inner.get('t')).toEqual([A, C]);
+  });
+
+  it('evicts, and reports, each name once when loads of a thread run at once', async () => {
+    const inner = createMemoryStore();
+    const { engine, events } = harness({
+      maxLoadedTools: 2,
+      storage: {
+        get: async (threadId) => inner.get(threadId),
+        add: async (threadId, names) => inner.add(threadId, names),
+        delete: async (threadId) => inner.delete(threadId),
+        remove: async (threadId, names) => inner.remove(threadId, names),
+      },
+    });
+    await Promise.all(
+      [A, B, C, D].map((name) => engine.startRequest({ threadId: 't' }).loadTool({ toolName: name })),
+    );
+    expect(inner.get('t')).toEqual([C, D]);
+    // Each load, then what it evicted: a name's load comes before its eviction.
+    expect(
+      events
+        .filter((event) => event.type === 'load' || event.type === 'evict')
+        .map((event) => (event.type === 'load' ? `load ${event.loaded}` : `evict ${event.toolNames}`)),
+    ).toEqual([`load ${A}`, `load ${B}`, `load ${C}`, `evict ${A}`, `load ${D}`, `evict ${B}`]);
+  });
+
+  it('tells the model which tools of a load naming more than the cap went again at once', async () => {
+    const { engine, events } = harness({ maxLoadedTools: 2 });
+    const request = engine.startRequest({ threadId: 't' });
+    const output = await request.loadTool({ toolNames: [A, B, C] });
+    expect(output).toMatchObject({ success: true, loaded: [A, B, C] });
+    expect(output.message).toContain(`Unloaded again at once, since at most 2 tools stay loaded: ${A}`);
+    expect(
+      events.filter((event) => event.type === 'load' || event.type === 'evict').map((event) => event.type),
+    ).toEqual(['load', 'evict']);
+    expect((await request.prepareStep()).visible).toEqual([...META, B, C]);
+  });
+
+  it('finds at most maxLoadedTools tools under autoLoad, so none it loads goes again at once', async () => {
+    const { engine, eventsOf } = harness({
+      maxLoadedTools: 2,
+      search: { autoLoad: true, topK: 5 },
+      catalog: [entry('alpha'), entry('bravo'), entry('charlie'), entry('delta')],
+      ranker: catalogOrderRanker,
+    });
+    const request = engine.startRequest({ threadId: 't' });
+    const output = await request.searchTools({ query: 'anything' });
+    expect(output.results.map((item) => item.name)).toEqual(['alpha', 'bravo']);
+    expect(output.loaded).toEqual(['alpha', 'bravo']);
+    expect(eventsOf('evict')).toEqual([]);
+    await request.prepareStep();
+    // The best result was loaded and stays: calling it does not send the model back to search.
+    expect(await request.guard('alpha')).toEqual({ allowed: true });
+  });
+
+  it('a load whose eviction fails is still a load: it says so, reports the failure, and a later load evicts', async () => {
+    const inner = createMemoryStore();
+    let down = true;
+    const { engine, eventsOf } = harness({
+      maxLoadedTools: 1,
+      storage: {
+        get: (threadId) => inner.get(threadId),
+        add: (threadId, names) => inner.add(threadId, names),
+        delete: (threadId) => inner.delete(threadId),
+        remove: (threadId, names) => {
+          if (down) throw new Error('connection reset');
+          return inner.remove(threadId, names);
+        },
+      },
+    });
+    const request = engine.startRequest({ threadId: 't' });
+    await request.loadTool({ toolName: A });
+    expect(await request.loadTool({ toolName: B })).toMatchObject({ success: true, loaded: [B] });
+    expect(eventsOf('store-error').map((event) => event.operation)).toEqual(['remove']);
+    expect(eventsOf('evict')).toEqual([]);
+    expect(inner.get('t')).toEqual([A, B]);
+    expect((await request.prepareStep()).visible).toEqual([...META, B]); // read capped all the same
+    down = false;
+    await request.loadTool({ toolName: C });
+    expect(inner.get('t')).toEqual([C]);
+    expect(eventsOf('evict').map((event) => event.toolNames)).toEqual([[A, B]]);
   });
 
   it('reads a store holding more than the cap as its most recently used names, in load order', async () => {

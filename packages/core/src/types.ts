@@ -375,7 +375,8 @@ export interface MetaToolCallOptions {
    * Ends the call: it rejects with the signal's reason as soon as the signal aborts (at once if it
    * already has), without waiting for a slow ranker, filter or store. What is under way then runs
    * on unobserved: nothing is loaded, and no `search` or `load` event is emitted, after the abort,
-   * but a load whose store write had begun may still land.
+   * except that a load whose store write had begun may still land: then the tool stays loaded,
+   * and its `load` event (and any `evict`) is emitted.
    */
   readonly signal?: AbortSignal;
 }
