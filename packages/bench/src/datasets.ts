@@ -1,7 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ToolDescriptor } from '@tool-search/core';
-import { defaultEvalRoot, EVAL_SET_NAMES, type EvalQuery, type EvalSet, splitOf } from './quality/eval-data';
+import { defaultEvalRoot, EVAL_SET_NAMES, type EvalSet, splitOf } from './quality/eval-data';
+import { readEvalSet } from './quality/read-eval-set';
 
 /** Where a catalog and its queries are read from: two JSON-lines files in the eval format. */
 export interface DatasetSource {
@@ -28,62 +27,12 @@ export function ownSource(toolsFile: string, queriesFile: string): DatasetSource
   };
 }
 
-async function readJsonLines(file: string): Promise<unknown[]> {
-  const text = await readFile(file, 'utf8');
-  return text
-    .split('\n')
-    .map((line, index) => ({ line: line.trim(), number: index + 1 }))
-    .filter(({ line }) => line.length > 0)
-    .map(({ line, number }) => {
-      try {
-        return JSON.parse(line) as unknown;
-      } catch (error) {
-        throw new Error(`${file}:${number} is not JSON: ${(error as Error).message}`);
-      }
-    });
-}
-
-function checkTool(value: unknown, file: string, index: number): ToolDescriptor {
-  const tool = value as ToolDescriptor;
-  if (typeof tool !== 'object' || tool === null || typeof tool.name !== 'string' || tool.name.length === 0) {
-    throw new Error(
-      `${file}: line ${index + 1} has no "name" (each line is {"name","description","parameters"})`,
-    );
-  }
-  return tool;
-}
-
-function checkQuery(value: unknown, file: string, index: number): EvalQuery {
-  const query = value as EvalQuery;
-  if (
-    typeof query !== 'object' ||
-    query === null ||
-    typeof query.query !== 'string' ||
-    !Array.isArray(query.relevant)
-  ) {
-    throw new Error(`${file}: line ${index + 1} is not {"id","query","relevant":[names]}`);
-  }
-  return {
-    id: typeof query.id === 'string' ? query.id : `query-${index + 1}`,
-    query: query.query,
-    relevant: query.relevant,
-  };
-}
-
-/** Reads a dataset; with `queryIds`, only those queries (in the file's order). */
+/** Reads and checks a dataset (see `readEvalSet`); with `queryIds`, only those queries (in the file's order). */
 export async function loadDataset(source: DatasetSource, queryIds?: readonly string[]): Promise<EvalSet> {
-  const [tools, queries] = await Promise.all([
-    readJsonLines(source.toolsFile),
-    readJsonLines(source.queriesFile),
-  ]);
-  const wanted = queryIds ? new Set(queryIds) : undefined;
-  return {
-    name: source.name,
-    tools: tools.map((tool, index) => checkTool(tool, source.toolsFile, index)),
-    queries: queries
-      .map((query, index) => checkQuery(query, source.queriesFile, index))
-      .filter((query) => wanted === undefined || wanted.has(query.id)),
-  };
+  const set = await readEvalSet(source.name, source.toolsFile, source.queriesFile);
+  if (queryIds === undefined) return set;
+  const wanted = new Set(queryIds);
+  return { ...set, queries: set.queries.filter((query) => wanted.has(query.id)) };
 }
 
 /** FNV-1a, for an order of ids that is stable across runs and machines. */
@@ -97,8 +46,10 @@ function hash(text: string): number {
 }
 
 /**
- * At most `limit` queries, deterministically: each split keeps its share (at least one query),
- * chosen by a hash of the id, then returned in the original order.
+ * `limit` queries, deterministically: each split keeps its share (the largest remainders
+ * rounded up, so the shares add up to `limit`), chosen by a hash of the id, then returned in
+ * the original order. A split whose share is under one still keeps one query, so only a set
+ * with more splits than `limit` gets more than `limit`.
  */
 export function subsample<T extends { readonly id: string }>(queries: readonly T[], limit: number): T[] {
   if (queries.length <= limit) return [...queries];
@@ -109,13 +60,26 @@ export function subsample<T extends { readonly id: string }>(queries: readonly T
     if (list.length === 0) bySplit.set(split, list);
     list.push(query);
   }
+  const lists = [...bySplit.values()];
+  const quotas = lists.map((list) => (list.length / queries.length) * limit);
+  const shares = quotas.map((quota) => Math.max(1, Math.floor(quota)));
+  let unassigned = limit - shares.reduce((sum, share) => sum + share, 0);
+  // What is left goes to the splits that lost most to rounding down (ties: the earlier split).
+  const byRemainder = lists
+    .map((_, index) => index)
+    .filter((index) => quotas[index]! >= 1)
+    .sort((left, right) => (quotas[right]! % 1) - (quotas[left]! % 1) || left - right);
+  for (const index of byRemainder) {
+    if (unassigned <= 0) break;
+    shares[index]!++;
+    unassigned--;
+  }
   const kept = new Set<T>();
-  for (const list of bySplit.values()) {
-    const share = Math.max(1, Math.round((list.length / queries.length) * limit));
+  lists.forEach((list, index) => {
     const ordered = [...list].sort(
       (left, right) => hash(left.id) - hash(right.id) || (left.id < right.id ? -1 : 1),
     );
-    for (const query of ordered.slice(0, share)) kept.add(query);
-  }
+    for (const query of ordered.slice(0, shares[index])) kept.add(query);
+  });
   return queries.filter((query) => kept.has(query));
 }

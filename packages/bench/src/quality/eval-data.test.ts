@@ -1,3 +1,5 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -27,5 +29,20 @@ describe('loadEvalSet', () => {
     expect(set.name).toBe('tiny');
     expect(set.tools.map((tool) => tool.name)).toEqual(['getWeather', 'search_flights', 'convertCurrency']);
     expect(set.queries.map((query) => query.id)).toEqual(['single-0a1b2c3d4e', 'multi-0', 'multi-1']);
+  });
+
+  it("checks a set as the bench does (word-vectors' evaluate reads sets through it)", async () => {
+    const root = await mkdtemp(path.join(os.tmpdir(), 'eval-set-'));
+    try {
+      await mkdir(path.join(root, 'dup'));
+      await writeFile(path.join(root, 'dup', 'tools.jsonl'), '{"name":"a"}\n{"name":"b"}\n');
+      await writeFile(
+        path.join(root, 'dup', 'queries.jsonl'),
+        '{"id":"x-1","query":"a","relevant":["a"]}\n{"id":"x-1","query":"b","relevant":["b"]}\n',
+      );
+      await expect(loadEvalSet('dup', { root })).rejects.toThrow(/lines 1 and 2 both have the id "x-1"/);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });

@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ToolDescriptor } from '@tool-search/core';
+import { readEvalSet } from './read-eval-set';
 
 export const EVAL_SET_NAMES = ['toolbench', 'bfcl', 'seal-tools', 'metatool'] as const;
 export type EvalSetName = (typeof EVAL_SET_NAMES)[number];
@@ -26,22 +26,10 @@ export function defaultEvalRoot(): string {
   return process.env.TOOL_SEARCH_EVAL_DIR ?? path.resolve(REPO_ROOT, '../shared/eval');
 }
 
-async function readJsonLines<T>(file: string): Promise<T[]> {
-  const text = await readFile(file, 'utf8');
-  return text
-    .split('\n')
-    .filter((line) => line.trim().length > 0)
-    .map((line) => JSON.parse(line) as T);
-}
-
-/** Loads `<root>/<name>/{tools,queries}.jsonl`. */
+/** Loads `<root>/<name>/{tools,queries}.jsonl`, checked as `readEvalSet` checks them. */
 export async function loadEvalSet(name: string, options: { root?: string } = {}): Promise<EvalSet> {
   const directory = path.join(options.root ?? defaultEvalRoot(), name);
-  const [tools, queries] = await Promise.all([
-    readJsonLines<ToolDescriptor>(path.join(directory, 'tools.jsonl')),
-    readJsonLines<EvalQuery>(path.join(directory, 'queries.jsonl')),
-  ]);
-  return { name, tools, queries };
+  return readEvalSet(name, path.join(directory, 'tools.jsonl'), path.join(directory, 'queries.jsonl'));
 }
 
 /**

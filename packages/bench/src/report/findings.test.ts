@@ -139,6 +139,39 @@ describe('peerWins', () => {
   });
 });
 
+describe('peerWins on every query', () => {
+  it('lists a peer ahead on any metric of a split, in the comparison or on every query of a set', () => {
+    const base = results();
+    const split = (label: string, queries: number, r1: number) => ({
+      label,
+      queries,
+      metrics: { ...metrics(0.6), r1 },
+    });
+    const full = (ranker: string, r1: number) => ({
+      ...report(ranker, 0.7),
+      overall: { label: 'bfcl', queries: 2501, metrics: metrics(0.7) },
+      splits: [split('simple_javascript', 50, r1), split('live_parallel', 16, r1)],
+    });
+    const wins = peerWins({
+      ...base,
+      quality: {
+        ...base.quality,
+        sets: [{ ...base.quality.sets[0]!, queries: 2501, queriesRun: 2501 }],
+        // The baseline ahead on R@1 of a split, on every query only (as toolbench's G3_instruction
+        // and bfcl's simple_javascript were); the split of 16 queries is too small to list.
+        fullReports: [full('tool-search (keyword)', 0.92), full('plain BM25 (baseline)', 0.94)],
+      },
+    }).join('\n');
+    expect(wins).toContain(
+      'plain BM25 (baseline) R@1 on the simple_javascript split (all 50 queries) .940 vs .920',
+    );
+    expect(wins).not.toContain('live_parallel');
+    expect(wins).toContain(
+      'Mastra ToolSearchProcessor Comp@5 on the live_multiple split (60 queries) .750 vs .700',
+    );
+  });
+});
+
 describe('headlines', () => {
   it('puts ours next to every peer on each set, and the figures at 10k tools and 1,000 tools', () => {
     const lines = headlines(results());

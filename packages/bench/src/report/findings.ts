@@ -116,29 +116,36 @@ export function peerWins(results: BenchResults): string[] {
     .filter((system) => !system.id.startsWith('ours'))
     .map((system) => system.label);
   for (const set of results.quality.sets) {
-    const mine = results.quality.reports.find((report) => report.set === set.name && report.ranker === ours);
-    if (!mine) continue;
     const wins: string[] = [];
-    for (const report of results.quality.reports) {
-      if (report.set !== set.name || !peerLabels.includes(report.ranker)) continue;
-      for (const name of METRIC_NAMES) {
-        const theirs = report.overall.metrics[name];
-        if (theirs > mine.overall.metrics[name] + 0.0005) {
-          wins.push(
-            `${report.ranker} ${METRIC_LABELS[name]} ${metric(theirs)} vs ${metric(mine.overall.metrics[name])}`,
-          );
+    // The comparison (every system on the same queries), then every query of the set, which only
+    // the systems with an index rank: a peer ahead on either is listed.
+    for (const [reports, every] of [
+      [results.quality.reports, false],
+      [results.quality.fullReports, true],
+    ] as const) {
+      const scope = every ? ` on all ${integer(set.queriesRun)} queries` : '';
+      const mine = reports.find((report) => report.set === set.name && report.ranker === ours);
+      if (!mine) continue;
+      for (const report of reports) {
+        if (report.set !== set.name || !peerLabels.includes(report.ranker)) continue;
+        for (const name of METRIC_NAMES) {
+          const theirs = report.overall.metrics[name];
+          if (theirs > mine.overall.metrics[name] + 0.0005) {
+            wins.push(
+              `${report.ranker} ${METRIC_LABELS[name]}${scope} ${metric(theirs)} vs ${metric(mine.overall.metrics[name])}`,
+            );
+          }
         }
-      }
-      for (const split of report.splits) {
-        const mySplit = mine.splits.find((entry) => entry.label === split.label);
-        if (
-          mySplit &&
-          split.queries >= MIN_SPLIT_QUERIES &&
-          split.metrics.ndcg10 > mySplit.metrics.ndcg10 + 0.0005
-        ) {
-          wins.push(
-            `${report.ranker} NDCG@10 on the ${split.label} split (${split.queries} queries) ${metric(split.metrics.ndcg10)} vs ${metric(mySplit.metrics.ndcg10)}`,
-          );
+        for (const split of report.splits) {
+          const mySplit = mine.splits.find((entry) => entry.label === split.label);
+          if (!mySplit || split.queries < MIN_SPLIT_QUERIES) continue;
+          for (const name of METRIC_NAMES) {
+            if (split.metrics[name] > mySplit.metrics[name] + 0.0005) {
+              wins.push(
+                `${report.ranker} ${METRIC_LABELS[name]} on the ${split.label} split (${every ? 'all ' : ''}${integer(split.queries)} queries) ${metric(split.metrics[name])} vs ${metric(mySplit.metrics[name])}`,
+              );
+            }
+          }
         }
       }
     }

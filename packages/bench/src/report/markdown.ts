@@ -78,7 +78,8 @@ function qualitySection(results: BenchResults, charts: Map<string, Chart>, chart
     '## Quality',
     '',
     'Top 10 per query from each system, scored against the relevant tools of each query (binary relevance). ' +
-      'R@k: share of the relevant tools in the top k. MRR@10, NDCG@10. Comp@5: share of queries with every relevant tool in the top 5, i.e. the agent has all it needs after one search.',
+      'R@k: share of the relevant tools in the top k. MRR@10, NDCG@10. Comp@5: share of queries with every relevant tool in the top 5, i.e. the agent has all it needs after one search. ' +
+      "Each system is asked for 10 results and the top-1 and top-5 figures are read from them: ours ranks its first five the same at topK 5 (see the topK table), but Mastra's processor re-ranks the first 2 × topK of its BM25 by name, so at its default topK 5 its first five can differ slightly from these.",
     '',
     table(
       ['set', 'tools', 'queries in the set', `ranked by ${ranksAll.join(', ')}`, 'compared (every system)'],

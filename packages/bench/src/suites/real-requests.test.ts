@@ -18,7 +18,7 @@ describe('realRequestCatalog', () => {
       await writeFile(toolsFile, lines(tools.map((tool) => ({ name: tool, description: `${tool} things` }))));
       await writeFile(
         queriesFile,
-        lines(queries.map((query, index) => ({ id: `${name}-${index}`, query, relevant: [] }))),
+        lines(queries.map((query, index) => ({ id: `${name}-${index}`, query, relevant: [tools[0]] }))),
       );
       return { name, toolsFile, queriesFile };
     };
