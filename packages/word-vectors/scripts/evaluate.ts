@@ -34,6 +34,8 @@ import { createWordVectorEmbedder } from '../src/index';
 import { createSentenceEncoderEmbedder } from './sentence-encoder';
 
 const { values } = parseArgs({
+  // `pnpm run evaluate -- --splits` passes the `--` through (pnpm 12); it is not an argument.
+  args: process.argv.slice(2).filter((argument) => argument !== '--'),
   options: {
     set: { type: 'string', multiple: true },
     weight: { type: 'string', multiple: true },
