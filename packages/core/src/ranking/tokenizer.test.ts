@@ -73,18 +73,33 @@ describe('tokenize', () => {
   });
 });
 
-describe('splitIdentifier', () => {
-  it('splits at case and letter/digit boundaries only', () => {
-    expect(splitIdentifier('listGithubPRs')).toEqual(['list', 'Github', 'P', 'Rs']);
-    expect(splitIdentifier('XMLHttpRequest2')).toEqual(['XML', 'Http', 'Request', '2']);
-  });
-});
-
 const anyText = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 80 }),
   fc.string({ unit: 'grapheme', maxLength: 80 }),
   fc.stringMatching(/^[A-Za-z0-9_.\- ]{0,40}$/),
 );
+
+describe('splitIdentifier', () => {
+  it('splits at case and letter/digit boundaries only', () => {
+    expect(splitIdentifier('listGithubPRs')).toEqual(['list', 'Github', 'P', 'Rs']);
+    expect(splitIdentifier('XMLHttpRequest2')).toEqual(['XML', 'Http', 'Request', '2']);
+  });
+
+  it('splits exactly where the boundary expression does, with or without its shortcut for words with no capital or digit', () => {
+    const boundary =
+      /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u;
+    const words = fc.oneof(anyText, fc.stringMatching(/^[a-zà-ÿα-ωа-я天気予報ー０-９0-9ΣσςİıǅǈⅠⅰ]{0,30}$/));
+    fc.assert(
+      fc.property(words, (word) => {
+        expect(splitIdentifier(word)).toEqual(word.split(boundary).filter((part) => part.length > 0));
+      }),
+      { numRuns: 1_000 },
+    );
+    expect(splitIdentifier('天気予報を表示')).toEqual(['天気予報を表示']);
+    expect(splitIdentifier('天気予報2日')).toEqual(['天気予報', '2', '日']);
+    expect(splitIdentifier('')).toEqual([]);
+  });
+});
 
 describe('tokenize (properties)', () => {
   it('never throws and yields non-empty lowercase tokens', () => {
