@@ -3,8 +3,10 @@
  *
  * Runs requests through one of the example agents (examples/*-agent) and prints, step by step,
  * what the model was sent, what it searched, loaded and called, and per request the tokens of the
- * tool definitions sent with tool search against sending the whole catalog. Offline by default:
- * the model is the example catalog's planner, a stand-in for an LLM (no API key, no network).
+ * tool definitions sent with tool search, and of all that tool search added to the prompts (its
+ * meta-tools' calls and results, the calls that only searched or loaded), against sending the whole
+ * catalog. Offline by default: the model is the example catalog's planner, a stand-in for an LLM
+ * (no API key, no network).
  */
 import {
   type DemoFramework,
@@ -68,7 +70,8 @@ const usage = `Usage: pnpm demo [-- [options] ["your request" ...]]
 
 Runs requests through an example agent with tool search over a catalog of ${exampleTools.length} tools and
 prints each step: the tools the model was sent, what it searched, loaded and called, and the tokens
-of tool definitions with tool search against sending the whole catalog.
+of tool definitions with tool search, and of all that tool search added to the prompts, against
+sending the whole catalog.
 
 Options:
   --framework <name>  ai-sdk (default), mastra or langchain
@@ -134,23 +137,47 @@ function cell(text: string, width: number): string {
   return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
 }
 
-/** The per-request token figures side by side, and their total. */
+/** The per-request token figures side by side, each with how many times fewer than the whole catalog, and their total. */
 function renderSummary(traces: readonly RequestTrace[]): string {
+  const added = (trace: RequestTrace) => trace.tokens.allAdded?.total;
   const rows = traces.map((trace) => [
-    cell(trace.request, 48),
+    cell(trace.request, 40),
     String(trace.tokens.modelCalls),
     trace.toolsCalled.join(', ') || '(none)',
     number(trace.tokens.withToolSearch),
-    number(trace.tokens.wholeCatalog),
     ratio(trace.tokens.withToolSearch, trace.tokens.wholeCatalog),
+    added(trace) === undefined ? '–' : number(added(trace)!),
+    added(trace) === undefined ? '' : ratio(added(trace)!, trace.tokens.wholeCatalog),
+    number(trace.tokens.wholeCatalog),
   ]);
   const withSearch = traces.reduce((total, trace) => total + trace.tokens.withToolSearch, 0);
+  const allAdded = traces.every((trace) => added(trace) !== undefined)
+    ? traces.reduce((total, trace) => total + added(trace)!, 0)
+    : undefined;
   const whole = traces.reduce((total, trace) => total + trace.tokens.wholeCatalog, 0);
-  const header = ['request', 'model calls', 'tools called', 'with tool search', 'whole catalog', ''];
-  const footer = ['total', '', '', number(withSearch), number(whole), ratio(withSearch, whole)];
+  const header = [
+    'request',
+    'model calls',
+    'tools called',
+    'with tool search',
+    '',
+    'all added',
+    '',
+    'whole catalog',
+  ];
+  const footer = [
+    'total',
+    '',
+    '',
+    number(withSearch),
+    ratio(withSearch, whole),
+    allAdded === undefined ? '–' : number(allAdded),
+    allAdded === undefined ? '' : ratio(allAdded, whole),
+    number(whole),
+  ];
   const table = [header, ...rows, footer];
   const widths = header.map((_, column) => Math.max(...table.map((row) => row[column]!.length)));
-  const numeric = new Set([1, 3, 4, 5]);
+  const numeric = new Set([1, 3, 5, 7]);
   const line = (row: readonly string[]) =>
     `  ${row
       .map((cell, column) =>
@@ -163,8 +190,14 @@ function renderSummary(traces: readonly RequestTrace[]): string {
     ...rows.map(line),
     bold(line(footer)),
     dim(
-      '  tokens of tool definitions (o200k, OpenAI function format) plus tool search’s system-prompt paragraph;\n' +
+      [
+        '  Prompt tokens (o200k) per request that differ between a run with tool search and one without; × = how many times fewer.',
+        '  with tool search = the tool definitions sent (OpenAI function format) plus tool search’s system-prompt paragraph;',
+        '  all added = all that tool search adds to the prompts: those definitions, its paragraph, the search_tools/load_tool',
+        '  calls and results in the conversation, and the rest of the messages (system and user prompt) of the calls that only',
+        '  searched or loaded, counted on the messages each model call was given (as JSON, OpenAI chat format);',
         '  whole catalog = every definition on each model call a run without tool search needs (its call and answer steps)',
+      ].join('\n'),
     ),
   ].join('\n');
 }

@@ -7,6 +7,7 @@ import {
 import { generateText, isStepCount } from 'ai';
 import { createCatalogTools } from './catalog-tools';
 import { type ModelOption, resolveModel } from './model';
+import { capturePrompts } from './prompt-capture';
 
 export type AiSdkAgentOptions = ExampleAgentOptions<ModelOption>;
 
@@ -17,6 +18,8 @@ export type AiSdkAgentOptions = ExampleAgentOptions<ModelOption>;
  */
 export async function createAiSdkAgent(options: AiSdkAgentOptions = {}): Promise<ExampleAgent> {
   const { model, label, offline } = await resolveModel(options.model);
+  // Each model call reports its messages to the trace, which counts what tool search added to them.
+  const tracedModel = capturePrompts(model, (messages) => requests.active()?.recordPrompt(messages));
   const toolSearch = createToolSearch({
     tools: createCatalogTools((run) => requests.active()?.recordCall(run)),
     ranker: options.ranker,
@@ -30,7 +33,7 @@ export async function createAiSdkAgent(options: AiSdkAgentOptions = {}): Promise
     instructions: toolSearch.instructions,
     answer: async (request, threadId) => {
       const result = await generateText({
-        model,
+        model: tracedModel,
         ...toolSearch.forCall({ threadId }),
         instructions: `You are a helpful assistant with access to many tools.\n\n${toolSearch.instructions}`,
         stopWhen: isStepCount(options.maxSteps ?? 10),

@@ -4,3 +4,5 @@ export { createAiSdkAgent } from './ai-sdk-agent';
 export type { ModelChoice, ModelOption } from './model';
 export { resolveModel } from './model';
 export { createOfflineModel } from './offline-model';
+export type { ProviderPrompt } from './prompt-capture';
+export { capturePrompts, toOpenAIChatMessages } from './prompt-capture';

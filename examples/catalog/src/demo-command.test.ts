@@ -32,4 +32,42 @@ describe('pnpm demo', () => {
     expect(run.stderr).not.toMatch(/\n\s+at /); // no stack trace
     expect(run.stdout).toBe('');
   });
+
+  it('sets both figures against the whole catalog per request: with tool search, and all it added', () => {
+    const run = demo('--', 'weather in Oslo tomorrow', 'book a table for two in Rome');
+    expect(run.status).toBe(0);
+    const lines = run.stdout.split('\n');
+    const header = lines.findIndex((line) =>
+      /^ {2}request +model calls +tools called +with tool search +all added +whole catalog$/.test(line),
+    );
+    expect(header).toBeGreaterThan(0);
+    const figures = (line: string) => {
+      const match = /([\d,]+) +(\d+)× +([\d,]+) +(\d+)× +([\d,]+)$/.exec(line);
+      expect(match, line).not.toBeNull();
+      const [withSearch, withRatio, allAdded, addedRatio, whole] = match!
+        .slice(1)
+        .map((text) => Number(text.replaceAll(',', '')));
+      return {
+        withSearch: withSearch!,
+        withRatio: withRatio!,
+        allAdded: allAdded!,
+        addedRatio: addedRatio!,
+        whole: whole!,
+      };
+    };
+    const rows = [lines[header + 1]!, lines[header + 2]!].map(figures);
+    const total = figures(lines[header + 3]!);
+    expect(lines[header + 3]).toMatch(/^ {2}total /);
+    for (const row of [...rows, total]) {
+      expect(row.allAdded).toBeGreaterThan(row.withSearch);
+      expect(row.allAdded).toBeLessThan(row.whole);
+      expect(row.withRatio).toBe(Math.round(row.whole / row.withSearch));
+      expect(row.addedRatio).toBe(Math.round(row.whole / row.allAdded));
+    }
+    expect(total.allAdded).toBe(rows[0]!.allAdded + rows[1]!.allAdded);
+    // Each request's trace itemises it, and the footnote says what it counts.
+    const itemised = lines.filter((line) => /^ {10}all added [\d,]+ \(definitions /.test(line));
+    expect(itemised).toHaveLength(2);
+    expect(run.stdout).toMatch(/all added = all that tool search adds to the prompts/);
+  });
 });

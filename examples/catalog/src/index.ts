@@ -30,6 +30,13 @@ export type {
   PlannerTool,
 } from './planner';
 export { offlinePlannerLabel, planNextStep, summariseResult, unwrapToolOutput } from './planner';
+export type {
+  CountPromptTokensOptions,
+  OpenAIChatMessage,
+  OpenAIChatToolCall,
+  PromptTokens,
+} from './prompt-tokens';
+export { countMessageTokens, countPromptTokens, searchToolNames } from './prompt-tokens';
 export type { DemoRequest } from './requests';
 export { demoRequests } from './requests';
 export type { OpenAIFunctionTool, ToolDefinitionForTokens } from './tokens';
@@ -41,6 +48,7 @@ export {
   toOpenAIFunctionTool,
 } from './tokens';
 export type {
+  AddedTokens,
   ExampleAgent,
   ExampleAgentOptions,
   RenderTraceOptions,
@@ -57,6 +65,7 @@ export type {
 export {
   createTraceRecorder,
   oneLine,
+  renderAddedTokens,
   renderTokenFigures,
   renderTrace,
   wholeCatalogTokensPerCall,

@@ -1,5 +1,7 @@
+import { countTokens } from 'gpt-tokenizer';
 import { describe, expect, it } from 'vitest';
 import { exampleToolsByName, toToolDescriptor } from './catalog';
+import type { OpenAIChatMessage } from './prompt-tokens';
 import { countExampleCatalogTokens, countTextTokens, countToolDefinitionTokens } from './tokens';
 import { createTraceRecorder, oneLine, renderTrace } from './trace';
 
@@ -16,8 +18,30 @@ const loadTool = {
 const meta = ['search_tools', 'load_tool'];
 const forecast = 'get_weather_forecast';
 
-/** A search → load → call → answer run, as the engine and the tool wrapper report it. */
-function recordRun(threadId = 't1') {
+/**
+ * The messages of each model call of the run below, written out as the JSON a provider is sent
+ * (OpenAI chat format): the counts in the test are of these very strings.
+ */
+const json = {
+  system: '{"role":"system","content":"You are helpful.\\n\\nSearch, then load."}',
+  systemWithout: '{"role":"system","content":"You are helpful."}',
+  user: '{"role":"user","content":"weather in Lisbon"}',
+  searchCall:
+    '{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"search_tools","arguments":"{\\"query\\":\\"weather in Lisbon\\"}"}}]}',
+  searchResult:
+    '{"role":"tool","tool_call_id":"c1","content":"{\\"results\\":[{\\"name\\":\\"get_weather_forecast\\",\\"score\\":0.8}]}"}',
+  loadCall:
+    '{"role":"assistant","content":null,"tool_calls":[{"id":"c2","type":"function","function":{"name":"load_tool","arguments":"{\\"toolName\\":\\"get_weather_forecast\\"}"}}]}',
+  loadResult: '{"role":"tool","tool_call_id":"c2","content":"{\\"loaded\\":[\\"get_weather_forecast\\"]}"}',
+  forecastCall:
+    '{"role":"assistant","content":null,"tool_calls":[{"id":"c3","type":"function","function":{"name":"get_weather_forecast","arguments":"{\\"city\\":\\"Lisbon\\"}"}}]}',
+  forecastResult: '{"role":"tool","tool_call_id":"c3","content":"{\\"city\\":\\"Lisbon\\",\\"days\\":[]}"}',
+};
+const prompt = (...messages: (keyof typeof json)[]) =>
+  messages.map((name) => JSON.parse(json[name]) as OpenAIChatMessage);
+
+/** A search → load → call → answer run, as the engine and the tool wrapper report it (and the model's messages, with `prompts`). */
+function recordRun(threadId = 't1', { prompts = false } = {}) {
   const recorder = createTraceRecorder({
     request: 'weather in Lisbon',
     framework: 'Test',
@@ -27,6 +51,7 @@ function recordRun(threadId = 't1') {
     instructions: 'Search, then load.',
   });
   recorder.onEvent({ type: 'step', threadId, visible: meta } as never);
+  if (prompts) recorder.recordPrompt(prompt('system', 'user'));
   recorder.onEvent({
     type: 'search',
     threadId,
@@ -35,6 +60,7 @@ function recordRun(threadId = 't1') {
   } as never);
   recorder.onEvent({ type: 'step', threadId: 'other', visible: ['x'] } as never); // another thread: ignored
   recorder.onEvent({ type: 'step', threadId, visible: meta } as never);
+  if (prompts) recorder.recordPrompt(prompt('system', 'user', 'searchCall', 'searchResult'));
   recorder.onEvent({
     type: 'load',
     threadId,
@@ -44,12 +70,27 @@ function recordRun(threadId = 't1') {
     auto: false,
   } as never);
   recorder.onEvent({ type: 'step', threadId, visible: [...meta, forecast] } as never);
+  if (prompts)
+    recorder.recordPrompt(prompt('system', 'user', 'searchCall', 'searchResult', 'loadCall', 'loadResult'));
   recorder.recordCall({
     toolName: forecast,
     input: { city: 'Lisbon' },
     output: { city: 'Lisbon', days: [] },
   });
   recorder.onEvent({ type: 'step', threadId, visible: [...meta, forecast] } as never);
+  if (prompts)
+    recorder.recordPrompt(
+      prompt(
+        'system',
+        'user',
+        'searchCall',
+        'searchResult',
+        'loadCall',
+        'loadResult',
+        'forecastCall',
+        'forecastResult',
+      ),
+    );
   return recorder.finish({ answer: 'Sunny.\nWarm.' });
 }
 
@@ -95,6 +136,74 @@ describe('the trace', () => {
       wholeCatalog: 2 * countExampleCatalogTokens(),
     });
     expect(tokens.withToolSearch).toBeLessThan(tokens.wholeCatalog);
+  });
+
+  it('adds, from the messages of each model call, all that tool search put in the prompts (hand-counted)', () => {
+    const { tokens, steps } = recordRun('t1', { prompts: true });
+    const count = (...names: (keyof typeof json)[]) =>
+      names.reduce((total, name) => total + countTokens(json[name]), 0);
+    const definitions = steps.reduce((total, step) => total + step.sentTokens, 0);
+    // The paragraph as the system message holds it: what the message loses without it.
+    const paragraph = count('system') - count('systemWithout');
+    const searchAndLoad = count('searchCall', 'searchResult', 'loadCall', 'loadResult');
+    expect(steps.map((step) => step.prompt)).toEqual([
+      { messages: count('system', 'user'), searchMessages: 0, instructions: paragraph },
+      {
+        messages: count('system', 'user', 'searchCall', 'searchResult'),
+        searchMessages: count('searchCall', 'searchResult'),
+        instructions: paragraph,
+      },
+      {
+        messages: count('system', 'user') + searchAndLoad,
+        searchMessages: searchAndLoad,
+        instructions: paragraph,
+      },
+      {
+        messages: count('system', 'user', 'forecastCall', 'forecastResult') + searchAndLoad,
+        searchMessages: searchAndLoad,
+        instructions: paragraph,
+      },
+    ]);
+    // Calls 1 and 2 only searched or loaded: a run without tool search does not make them, so their
+    // system prompt (less the paragraph, counted already) and user message are added too.
+    const searchMessages = count('searchCall', 'searchResult') + 2 * searchAndLoad;
+    const extraCallMessages = 2 * count('systemWithout', 'user');
+    // The same by hand, from the strings' token counts (system 19, system less the paragraph 12,
+    // user 11, search call 41 and result 34, load call 43 and result 26).
+    expect({ paragraph, searchMessages, extraCallMessages }).toEqual({
+      paragraph: 19 - 12,
+      searchMessages: 41 + 34 + 2 * (41 + 34 + 43 + 26),
+      extraCallMessages: 2 * (12 + 11),
+    });
+    expect(tokens.allAdded).toEqual({
+      total: definitions + 4 * paragraph + searchMessages + extraCallMessages,
+      definitions,
+      instructions: 4 * paragraph,
+      searchMessages,
+      extraCallMessages,
+      extraCalls: 2,
+    });
+    // The existing figure is unchanged; the new one is larger and still far below the whole catalog.
+    const { allAdded: _, ...withoutAdded } = tokens;
+    expect(withoutAdded).toEqual(recordRun().tokens);
+    expect(tokens.allAdded!.total).toBeGreaterThan(tokens.withToolSearch);
+    expect(tokens.allAdded!.total).toBeLessThan(tokens.wholeCatalog);
+    expect(renderTrace(recordRun('t1', { prompts: true }))).toMatch(
+      new RegExp(
+        `\\n {10}all added ${tokens.allAdded!.total.toLocaleString('en-US')} \\(definitions [\\d,]+ \\+ paragraph ${4 * paragraph} \\+ search/load messages [\\d,]+ \\+ rest of 2 search/load calls ${extraCallMessages}\\) · \\d+× fewer$`,
+      ),
+    );
+  });
+
+  it('has no all-added figure when a model call’s messages were not captured', () => {
+    const recorder = createTraceRecorder({ request: 'x', framework: 'Test', model: 'm', instructions: 'P.' });
+    recorder.onEvent({ type: 'step', threadId: 'any', visible: [] } as never);
+    recorder.recordPrompt([{ role: 'user', content: 'x' }]);
+    recorder.onEvent({ type: 'step', threadId: 'any', visible: [] } as never);
+    const trace = recorder.finish({ answer: 'done' });
+    expect(trace.steps[0]!.prompt).toBeDefined();
+    expect(trace.tokens.allAdded).toBeUndefined();
+    expect(renderTrace(trace)).not.toContain('all added');
   });
 
   it('records a failing call with its error, and ignores what comes after finish', () => {

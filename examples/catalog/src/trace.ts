@@ -1,13 +1,20 @@
 /**
  * The trace every example prints: per model step, the tools the model was sent, what it searched,
  * loaded and called; per request, the tokens of the tool definitions sent with tool search against
- * sending the whole catalog on every model call. Fed by the engine's events (`step`, `search`,
- * `load`, `deny`, through the adapter's `onEvent`) and by the examples' tool wrappers (`recordCall`),
- * so it reads the same for an offline planner and for a real model.
+ * sending the whole catalog on every model call, and everything else tool search added to the
+ * prompts. Fed by the engine's events (`step`, `search`, `load`, `deny`, through the adapter's
+ * `onEvent`), by the examples' tool wrappers (`recordCall`) and by the messages each model call was
+ * given (`recordPrompt`), so it reads the same for an offline planner and for a real model.
  */
 import type { RankerFactory } from '@tool-search/core';
 import { exampleToolsByName, toToolDescriptor } from './catalog';
 import { summariseResult } from './planner';
+import {
+  countPromptTokens,
+  type OpenAIChatMessage,
+  type PromptTokens,
+  searchToolNames,
+} from './prompt-tokens';
 import {
   countExampleCatalogTokens,
   countTextTokens,
@@ -57,6 +64,8 @@ export interface TraceStep {
   readonly denied: readonly { readonly toolName: string; readonly reason: string }[];
   /** The model's text answer, on the step that ended the request. */
   readonly answer?: string;
+  /** Tokens of the messages this model call was given (absent when they were not captured). */
+  readonly prompt?: PromptTokens;
 }
 
 export interface TokenFigures {
@@ -72,6 +81,34 @@ export interface TokenFigures {
   readonly modelCallsWithoutSearch: number;
   /** `wholeCatalogPerCall × modelCallsWithoutSearch`. */
   readonly wholeCatalog: number;
+  /**
+   * Every prompt token tool search added, computed from the messages each model call was given:
+   * set against `wholeCatalog` as `withToolSearch` is. Absent when a model call's messages were not
+   * captured.
+   */
+  readonly allAdded?: AddedTokens;
+}
+
+/**
+ * What the prompts of a run with tool search hold that a run without it does not (the whole
+ * catalog's definitions aside): per model call, the tool definitions sent, tool search's paragraph
+ * as found in the system messages, the `search_tools` / `load_tool` calls and results in the
+ * conversation; and the rest of the messages of the calls that only searched or loaded, which a run
+ * without tool search does not make. Messages are counted as JSON in OpenAI's chat-completions format.
+ */
+export interface AddedTokens {
+  /** `definitions + instructions + searchMessages + extraCallMessages`. */
+  readonly total: number;
+  /** Tokens of the tool definitions sent, over every model call (as in `withToolSearch`). */
+  readonly definitions: number;
+  /** Tokens of tool search's paragraph in the system messages, over every model call. */
+  readonly instructions: number;
+  /** Tokens of the meta-tools' calls and results in the messages, over every model call. */
+  readonly searchMessages: number;
+  /** The other messages (system and user prompt, earlier tool calls and results) of the model calls that only searched or loaded. */
+  readonly extraCallMessages: number;
+  /** Model calls that only searched or loaded: `modelCalls - modelCallsWithoutSearch`. */
+  readonly extraCalls: number;
 }
 
 export interface RequestTrace {
@@ -129,6 +166,11 @@ export interface TraceRecorder {
   onEvent(event: TraceEvent): void;
   /** A catalog tool ran (from the example's tool wrapper). */
   recordCall(call: { toolName: string; input: unknown; output?: unknown; error?: unknown }): void;
+  /**
+   * The messages the model was given for the current model call, in OpenAI's chat-completions
+   * format (from a model middleware or callback). A second record for the same call replaces the first.
+   */
+  recordPrompt(messages: readonly OpenAIChatMessage[]): void;
   /** Ends the trace with the model's final answer. */
   finish(result: { answer: string; durationMs?: number }): RequestTrace;
 }
@@ -142,9 +184,10 @@ interface MutableStep {
   calls: TraceCall[];
   denied: { toolName: string; reason: string }[];
   answer?: string;
+  prompt?: PromptTokens;
 }
 
-const metaToolNames = new Set(['search_tools', 'load_tool']);
+const metaToolNames = new Set(searchToolNames);
 
 let wholeCatalogTokens: number | undefined;
 
@@ -162,6 +205,43 @@ const asStrings = (value: unknown): string[] =>
 function errorText(error: unknown): string {
   if (error instanceof Error) return error.message;
   return summariseResult(error, 200);
+}
+
+/** A step a run without tool search would make too: it called a tool, answered, or had a call refused. */
+const isNeededWithoutSearch = (step: MutableStep) =>
+  step.calls.length > 0 || step.answer !== undefined || step.denied.length > 0;
+
+/**
+ * What tool search added to the prompts, from each model call's messages: on every call the
+ * definitions sent, its paragraph and the meta-tools' calls and results; on a call that only
+ * searched or loaded, all of its other messages too. None when any call's messages were not captured.
+ */
+function allAddedTokens(steps: readonly MutableStep[], extraCalls: number): { allAdded?: AddedTokens } {
+  if (steps.length === 0 || steps.some((step) => step.prompt === undefined)) return {};
+  // As in `modelCallsWithoutSearch` (at least one call): with none needed, the last call is.
+  const needed = steps.map(isNeededWithoutSearch);
+  if (!needed.includes(true)) needed[needed.length - 1] = true;
+  let definitions = 0;
+  let instructions = 0;
+  let searchMessages = 0;
+  let extraCallMessages = 0;
+  for (const [index, step] of steps.entries()) {
+    const prompt = step.prompt!;
+    definitions += step.sentTokens;
+    instructions += prompt.instructions;
+    searchMessages += prompt.searchMessages;
+    if (!needed[index]) extraCallMessages += prompt.messages - prompt.searchMessages - prompt.instructions;
+  }
+  return {
+    allAdded: {
+      total: definitions + instructions + searchMessages + extraCallMessages,
+      definitions,
+      instructions,
+      searchMessages,
+      extraCallMessages,
+      extraCalls,
+    },
+  };
 }
 
 /** Records one request's trace. Create one per request; it is not reused. */
@@ -239,6 +319,12 @@ export function createTraceRecorder(options: TraceRecorderOptions): TraceRecorde
           : { result: summariseResult(call.output, 160) }),
       });
     },
+    recordPrompt(messages) {
+      if (finished) return;
+      current().prompt = countPromptTokens(messages, {
+        ...(options.instructions ? { instructions: options.instructions } : {}),
+      });
+    },
     finish(result) {
       if (finished) return finished;
       const last = steps.at(-1);
@@ -246,9 +332,7 @@ export function createTraceRecorder(options: TraceRecorderOptions): TraceRecorde
       const toolsCalled = steps.flatMap((step) => step.calls.map((call) => call.toolName));
       const perCall = wholeCatalogTokensPerCall();
       // Without tool search, the steps that only searched or loaded would not happen.
-      const withoutSearch = steps.filter(
-        (step) => step.calls.length > 0 || step.answer !== undefined || step.denied.length > 0,
-      ).length;
+      const withoutSearch = steps.filter(isNeededWithoutSearch).length;
       const modelCallsWithoutSearch = Math.max(1, withoutSearch);
       finished = {
         request: options.request,
@@ -265,6 +349,7 @@ export function createTraceRecorder(options: TraceRecorderOptions): TraceRecorde
           wholeCatalogPerCall: perCall,
           modelCallsWithoutSearch,
           wholeCatalog: perCall * modelCallsWithoutSearch,
+          ...allAddedTokens(steps, steps.length - modelCallsWithoutSearch),
         },
         ...(result.durationMs !== undefined ? { durationMs: result.durationMs } : {}),
       };
@@ -330,6 +415,28 @@ export function renderTokenFigures(tokens: TokenFigures, options: RenderTraceOpt
   );
 }
 
+/**
+ * The line under the token figures with everything tool search added to the prompts, e.g.
+ * `all added 3,429 (definitions 1,962 + paragraph 208 + search/load messages 1,181 + rest of 2
+ * search/load calls 78) · 23× fewer`: the definitions sent, tool search's paragraph in the system
+ * messages, the meta-tools' calls and results in the conversation, and the other messages of the
+ * calls that only searched or loaded. Empty when the messages were not captured.
+ */
+export function renderAddedTokens(tokens: TokenFigures, options: RenderTraceOptions = {}): string {
+  const added = tokens.allAdded;
+  if (!added) return '';
+  const s = style(options.color);
+  const fewer = added.total < tokens.wholeCatalog;
+  const calls = `${added.extraCalls} search/load call${added.extraCalls === 1 ? '' : 's'}`;
+  return (
+    `all added ${s.green(number(added.total))} (definitions ${number(added.definitions)}` +
+    ` + paragraph ${number(added.instructions)}` +
+    ` + search/load messages ${number(added.searchMessages)}` +
+    ` + rest of ${calls} ${number(added.extraCallMessages)})` +
+    (fewer ? ` · ${s.bold(ratio(added.total, tokens.wholeCatalog))} fewer` : '')
+  );
+}
+
 /** The trace as text, one block per request (no trailing newline). */
 export function renderTrace(trace: RequestTrace, options: RenderTraceOptions = {}): string {
   const s = style(options.color);
@@ -378,5 +485,7 @@ export function renderTrace(trace: RequestTrace, options: RenderTraceOptions = {
     }
   }
   lines.push(`  ${s.bold('tokens')}  ${renderTokenFigures(trace.tokens, options)}`);
+  const added = renderAddedTokens(trace.tokens, options);
+  if (added) lines.push(`${pad}${added}`);
   return lines.join('\n');
 }

@@ -4,3 +4,4 @@ export { createLangChainAgent } from './langchain-agent';
 export type { ModelChoice, ModelOption } from './model';
 export { resolveModel } from './model';
 export { OfflinePlannerChatModel } from './offline-model';
+export { PromptCaptureHandler, toOpenAIChatMessages } from './prompt-capture';

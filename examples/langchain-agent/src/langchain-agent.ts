@@ -8,6 +8,7 @@ import { toolSearchMiddleware } from '@tool-search/langchain';
 import { createAgent, HumanMessage, toolErrorMiddleware } from 'langchain';
 import { createCatalogTools } from './catalog-tools';
 import { type ModelOption, resolveModel } from './model';
+import { PromptCaptureHandler } from './prompt-capture';
 
 export type LangChainAgentOptions = ExampleAgentOptions<ModelOption>;
 
@@ -35,6 +36,8 @@ export async function createLangChainAgent(options: LangChainAgentOptions = {}):
       }),
     ],
   });
+  // Each model call reports its messages to the trace, which counts what tool search added to them.
+  const promptCapture = new PromptCaptureHandler((messages) => requests.active()?.recordPrompt(messages));
   const requests = createTracedRequests({
     framework: 'LangChain',
     model: label,
@@ -45,7 +48,11 @@ export async function createLangChainAgent(options: LangChainAgentOptions = {}):
       const result = await agent.invoke(
         { messages: [new HumanMessage(request)] },
         // The middleware keeps each thread's loaded tools under `thread_id`.
-        { configurable: { thread_id: threadId }, recursionLimit: 2 * (options.maxSteps ?? 10) + 1 },
+        {
+          configurable: { thread_id: threadId },
+          recursionLimit: 2 * (options.maxSteps ?? 10) + 1,
+          callbacks: [promptCapture],
+        },
       );
       return result.messages.at(-1)?.text ?? '';
     },

@@ -1,4 +1,6 @@
-import { createOfflineModel } from '@tool-search/example-ai-sdk-agent';
+import { toolSearchInstructions } from '@tool-search/core';
+import { createOfflineModel, toOpenAIChatMessages } from '@tool-search/example-ai-sdk-agent';
+import { countPromptTokens } from '@tool-search/example-catalog';
 import { expectDemoTrace, testedDemoRequests } from '@tool-search/example-catalog/testing';
 import { afterAll, describe, it } from 'vitest';
 import { createMastraAgent } from './mastra-agent';
@@ -14,12 +16,15 @@ describe.each(testedDemoRequests)('the Mastra example on "$text"', ({ text, expe
     const sentBefore = modelCalls().length;
     const trace = await agent.ask(text);
 
+    const calls = modelCalls().slice(sentBefore);
     expectDemoTrace(
       trace,
       { text, expectedTools },
-      modelCalls()
-        .slice(sentBefore)
-        .map((call) => call.tools?.map((tool) => tool.name)),
+      calls.map((call) => call.tools?.map((tool) => tool.name)),
+      // The messages the model received (Mastra's instructions and tool search's paragraph are two system messages).
+      calls.map((call) =>
+        countPromptTokens(toOpenAIChatMessages(call.prompt), { instructions: toolSearchInstructions() }),
+      ),
     );
   });
 });

@@ -1,7 +1,7 @@
 import { Agent } from '@mastra/core/agent';
 import { RequestContext } from '@mastra/core/request-context';
 import { createMetaToolDefinitions, toolSearchInstructions } from '@tool-search/core';
-import { type ModelOption, resolveModel } from '@tool-search/example-ai-sdk-agent';
+import { capturePrompts, type ModelOption, resolveModel } from '@tool-search/example-ai-sdk-agent';
 import {
   createTracedRequests,
   type ExampleAgent,
@@ -31,8 +31,9 @@ export async function createMastraAgent(options: MastraAgentOptions = {}): Promi
     id: 'example-assistant',
     name: 'example-assistant',
     instructions: 'You are a helpful assistant with access to many tools.',
-    // Mastra runs AI SDK provider models (LanguageModelV4) as they are.
-    model: model as never,
+    // Mastra runs AI SDK provider models (LanguageModelV4) as they are. Each model call reports its
+    // messages to the trace, which counts what tool search added to them.
+    model: capturePrompts(model, (messages) => requests.active()?.recordPrompt(messages)) as never,
     inputProcessors: [toolSearch],
   });
   const requests = createTracedRequests({
