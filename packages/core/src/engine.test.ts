@@ -9,7 +9,7 @@ import {
   harness,
 } from './__fixtures__/engine-fixtures';
 import { createFakeClock } from './clock';
-import { createToolSearchEngine } from './engine';
+import { createToolSearchEngine, MAX_REMEMBERED_REJECTIONS, MAX_REMEMBERED_UNLOADS } from './engine';
 import { ToolSearchError } from './errors';
 import { createMemoryStore } from './memory-store';
 import { createDeferred } from './testing/held-ranker';
@@ -715,6 +715,9 @@ describe('tool names', () => {
       { alwaysOn: 'clock' },
       { alwaysOn: { clock: true } },
       { requestTools: entry('x') },
+      // A list of tools passed where the options go was taken as no options.
+      [],
+      [entry('x')],
     ]) {
       expectCode(() => engine.startRequest(options as never), 'INVALID_OPTIONS');
     }
@@ -859,6 +862,54 @@ describe('tool names', () => {
       ['getWeather', 'duplicate-name', 'a'],
     ]);
     expect(reported[0]!.message).toMatch(/also one of the agent's own tools.*saves nothing/);
+  });
+
+  it('reports each rejected tool once per engine, whatever the reason, however many requests repeat it', async () => {
+    // LangChain makes each model call a request: reserved and invalid names were reported on
+    // every call, a shadowed catalog tool once per engine.
+    const { engine, eventsOf } = harness({ catalog: [entry('getWeather')] });
+    for (const threadId of ['a', 'a', 'b']) {
+      const request = engine.startRequest({
+        threadId,
+        alwaysOn: [entry('load_tool'), entry('getWeather', { owner: 'agent' }), '', entry('getTime')],
+        requestTools: [
+          entry('search_tools'),
+          entry('mcp_a'),
+          entry('mcp_a', { owner: 'second' }),
+          entry('getTime'),
+        ],
+      });
+      await request.prepareStep();
+    }
+    expect(eventsOf('tool-rejected').map((event) => [event.toolName, event.reason, event.threadId])).toEqual([
+      ['search_tools', 'reserved-name', 'a'],
+      ['mcp_a', 'duplicate-name', 'a'],
+      ['load_tool', 'reserved-name', 'a'],
+      ['getWeather', 'duplicate-name', 'a'],
+      ['', 'invalid-name', 'a'],
+      ['getTime', 'duplicate-name', 'a'],
+    ]);
+  });
+
+  it(`remembers at most ${MAX_REMEMBERED_REJECTIONS} rejections: one forgotten is reported again when it recurs`, async () => {
+    const { engine, eventsOf } = harness();
+    const reject = (name: string) => engine.startRequest({ alwaysOn: [name] });
+    reject('\ud800first');
+    reject('\ud800first');
+    expect(eventsOf('tool-rejected')).toHaveLength(1);
+    for (let index = 0; index < MAX_REMEMBERED_REJECTIONS; index++) reject(`\ud800${index}`);
+    expect(eventsOf('tool-rejected')).toHaveLength(MAX_REMEMBERED_REJECTIONS + 1);
+    // The most recently seen are still remembered; the first, seen least recently, was forgotten.
+    reject(`\ud800${MAX_REMEMBERED_REJECTIONS - 1}`);
+    expect(eventsOf('tool-rejected')).toHaveLength(MAX_REMEMBERED_REJECTIONS + 1);
+    reject('\ud800first');
+    expect(eventsOf('tool-rejected')).toHaveLength(MAX_REMEMBERED_REJECTIONS + 2);
+    // An invalid name of any length is remembered by a digest of bounded size.
+    const long = 'x'.repeat(100_000);
+    reject(long);
+    reject(long);
+    expect(eventsOf('tool-rejected').at(-1)).toMatchObject({ toolName: long, reason: 'invalid-name' });
+    expect(eventsOf('tool-rejected')).toHaveLength(MAX_REMEMBERED_REJECTIONS + 3);
   });
 
   it("never offers in search a catalog or request tool named like one of the agent's own tools (the agent's runs)", async () => {
@@ -1112,6 +1163,118 @@ describe('the guard', () => {
     expiring.clock.advance(1_000);
     expect((await timed.prepareStep()).visible).not.toContain('getWeather');
     expect((await timed.guard('getWeather')).message).toMatch(/no longer loaded/);
+  });
+});
+
+describe('the guard, across the requests of a thread', () => {
+  const NOT_LOADED = /is not loaded, so it was not run\. Call search_tools/;
+  const LOAD_AGAIN = (name: string) => new RegExp(`no longer loaded.*load_tool with "${name}"`);
+
+  for (const [label, storage] of everyStorage) {
+    it(`tells the model to load again a tool an earlier request of the thread loaded and maxLoadedTools evicted (${label})`, async () => {
+      // LangChain plans each model call as a request, and each generateText call is one: the tool
+      // was loaded in another request than the one whose guard refuses it.
+      const { engine, eventsOf } = harness({ maxLoadedTools: 1, ...storage() });
+      const records: ConversationRecord[] = [];
+      const request = async (threadId = 't') => {
+        const made = engine.startRequest({ threadId });
+        await made.prepareStep({ records: threadId === 't' ? records : [] });
+        return made;
+      };
+      const load = async (toolName: string) => {
+        const output = await (await request()).loadTool({ toolName });
+        records.push(...exchange(`call-${records.length}`, 'load_tool', { toolName }, output));
+      };
+      await load('getWeather');
+      await load('send_email'); // evicts getWeather
+      expect(eventsOf('evict').map((event) => event.toolNames)).toEqual([['getWeather']]);
+      const later = await request();
+      expect((await later.guard('getWeather')).message).toMatch(LOAD_AGAIN('getWeather'));
+      // Never loaded in this thread, or loaded only in another: search, then load.
+      expect((await later.guard('refund_payment')).message).toMatch(NOT_LOADED);
+      expect((await (await request('u')).guard('getWeather')).message).toMatch(NOT_LOADED);
+      await load('getWeather'); // loaded again; evicts send_email
+      const last = await request();
+      expect(await last.guard('getWeather')).toEqual({ allowed: true });
+      expect((await last.guard('send_email')).message).toMatch(LOAD_AGAIN('send_email'));
+      expect(eventsOf('deny').map((event) => event.reason)).toEqual([
+        'not-loaded',
+        'not-loaded',
+        'not-loaded',
+        'not-loaded',
+      ]);
+    });
+  }
+
+  it('says "no longer loaded" for a tool of a thread that expired, until clearState forgets the thread', async () => {
+    const { engine, clock } = harness({ ttl: 1_000 });
+    await engine.startRequest({ threadId: 't' }).loadTool({ toolName: 'getWeather' });
+    clock.advance(1_000);
+    const later = engine.startRequest({ threadId: 't' });
+    expect((await later.prepareStep()).visible).not.toContain('getWeather');
+    expect((await later.guard('getWeather')).message).toMatch(LOAD_AGAIN('getWeather'));
+    await engine.clearState('t');
+    expect((await engine.startRequest({ threadId: 't' }).guard('getWeather')).message).toMatch(NOT_LOADED);
+  });
+
+  it('forgets an evicted tool on clearState and clearAllState, and says nothing of a tool the filter now refuses', async () => {
+    let refuse = false;
+    const { engine, eventsOf } = harness({
+      maxLoadedTools: 1,
+      filter: ({ toolName }) => !(refuse && toolName === 'getWeather'),
+    });
+    const loadBoth = async (threadId: string) => {
+      await engine.startRequest({ threadId }).loadTool({ toolName: 'getWeather' });
+      await engine.startRequest({ threadId }).loadTool({ toolName: 'send_email' });
+    };
+    await loadBoth('t');
+    await loadBoth('u');
+    refuse = true;
+    const denied = await engine.startRequest({ threadId: 't' }).guard('getWeather');
+    expect(denied.message).toMatch(/is not available/);
+    expect(eventsOf('deny').at(-1)).toMatchObject({ reason: 'filtered' });
+    refuse = false;
+    expect((await engine.startRequest({ threadId: 't' }).guard('getWeather')).message).toMatch(
+      LOAD_AGAIN('getWeather'),
+    );
+    await engine.clearState('t');
+    expect((await engine.startRequest({ threadId: 't' }).guard('getWeather')).message).toMatch(NOT_LOADED);
+    expect((await engine.startRequest({ threadId: 'u' }).guard('getWeather')).message).toMatch(
+      LOAD_AGAIN('getWeather'),
+    );
+    await engine.clearAllState();
+    expect((await engine.startRequest({ threadId: 'u' }).guard('getWeather')).message).toMatch(NOT_LOADED);
+  });
+
+  it(`remembers the ${MAX_REMEMBERED_UNLOADS} tools a thread most recently lost`, async () => {
+    const count = MAX_REMEMBERED_UNLOADS + 2;
+    const catalog = Array.from({ length: count }, (_, index) => entry(`tool_${index}`));
+    const { engine } = harness({ catalog, maxLoadedTools: 1 });
+    for (const { descriptor } of catalog)
+      await engine.startRequest({ threadId: 't' }).loadTool({ toolName: descriptor.name });
+    // tool_0 … tool_32 were evicted; tool_0, the first, is forgotten.
+    const later = engine.startRequest({ threadId: 't' });
+    expect((await later.guard('tool_0')).message).toMatch(NOT_LOADED);
+    expect((await later.guard('tool_1')).message).toMatch(LOAD_AGAIN('tool_1'));
+    expect((await later.guard(`tool_${count - 2}`)).message).toMatch(LOAD_AGAIN(`tool_${count - 2}`));
+    expect(await later.guard(`tool_${count - 1}`)).toEqual({ allowed: true });
+  });
+
+  it("denies an always-on tool the 'active' filter withholds as filtered, with an unknown name's message", async () => {
+    const { engine, eventsOf } = harness({ filter: ({ phase }) => phase !== 'active' });
+    const request = engine.startRequest({ alwaysOn: [entry('get_time'), 'mine'] });
+    expect((await request.prepareStep()).visible).toEqual(['search_tools', 'load_tool']);
+    const own = await request.guard('get_time');
+    const named = await request.guard('mine');
+    const unknown = await request.guard('rm_rf');
+    expect(own.allowed).toBe(false);
+    expect(own.message!.replace('get_time', 'X')).toBe(unknown.message!.replace('rm_rf', 'X'));
+    expect(named.message!.replace('mine', 'X')).toBe(unknown.message!.replace('rm_rf', 'X'));
+    expect(eventsOf('deny').map((event) => [event.toolName, event.reason])).toEqual([
+      ['get_time', 'filtered'],
+      ['mine', 'filtered'],
+      ['rm_rf', 'unknown-tool'],
+    ]);
   });
 });
 

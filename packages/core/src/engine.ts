@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { abortable } from './abortable';
 import { buildCatalog, type Catalog, createRequestCatalogCache, isValidToolName } from './catalog';
 import { clockOption, failAfter, timeoutOption } from './clock';
@@ -64,6 +65,14 @@ export const FULL_SCAN_SUGGESTIONS = 2_000;
 export const MAX_RESULT_DESCRIPTION_LENGTH = 200;
 /** Thread id used in events that concern no single thread (clearAllState, sweep errors). */
 const ALL_THREADS = '*';
+/**
+ * How many distinct tool rejections (tool name, reason and message) an engine remembers having
+ * reported: each is reported once while remembered; past this many, the least recently seen is
+ * forgotten, and reported again if it recurs.
+ */
+export const MAX_REMEMBERED_REJECTIONS = 1_000;
+/** How many unloaded names the engine remembers per thread (with a store): the most recently unloaded. */
+export const MAX_REMEMBERED_UNLOADS = 32;
 
 /**
  * A request's options: none (`undefined` or `null`) is `{}`; `alwaysOn` and `requestTools`, when
@@ -181,8 +190,26 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
 
   const staticCatalog = buildCatalog(options.catalog, { mode: 'strict', rankerFactory });
   staticCatalog.ranker(); // Build the index now: its cost belongs to start-up, not to the first search.
-  /** Catalog names an agent's own tool was reported to shadow (at most the catalog's size). */
-  const shadowReported = new Set<string>();
+  /**
+   * `tool-rejected`: each distinct rejection (tool name, reason, message) is reported once per
+   * engine, whatever its reason, however many requests repeat it (the agent passes the same tools
+   * on every call; LangChain makes each model call a request). Remembered in a bounded map, the
+   * least recently seen forgotten first (and reported again if it recurs).
+   */
+  const reportedRejections = new Map<string, true>();
+  function reportRejected(threadId: string, rejected: RejectedTool): void {
+    const full = `${rejected.reason}\u0000${rejected.toolName}\u0000${rejected.message}`;
+    // A name that is not valid may be any length: a long key is kept as its digest.
+    const key = full.length > 512 ? createHash('sha256').update(full).digest('base64') : full;
+    const known = reportedRejections.delete(key);
+    reportedRejections.set(key, true);
+    if (known) return;
+    if (reportedRejections.size > MAX_REMEMBERED_REJECTIONS) {
+      const oldest = reportedRejections.keys().next();
+      if (!oldest.done) reportedRejections.delete(oldest.value);
+    }
+    emit({ type: 'tool-rejected', threadId, time: clock.now(), ...rejected });
+  }
 
   const storage = options.storage ?? 'in-memory';
   let store: LoadStateStore | undefined;
@@ -263,7 +290,52 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
     if (maxLoadedTools === undefined) return names;
     const uses = observe(threadId, names, issuedAt);
     if (names.length <= maxLoadedTools) return names;
-    return capLoadedNames(names, (name) => uses.get(name)?.used, maxLoadedTools).kept;
+    const { kept, evicted } = capLoadedNames(names, (name) => uses.get(name)?.used, maxLoadedTools);
+    // Still in the store (its eviction failed), but no longer shown: gone, as far as the model sees.
+    noteUnloaded(threadId, evicted);
+    return kept;
+  }
+
+  // -------------------------------------------------------------------------
+  // With a store: the names each thread had loaded and lost (evicted by maxLoadedTools; with the
+  // engine's own in-memory store, also expired or dropped for maxThreads), and not loaded again
+  // since, so that the guard can tell the model a tool is "no longer loaded" (load it again)
+  // whichever request loaded it, rather than "not loaded" (search, then load). Per process, in a
+  // bounded map: at most maxThreads threads (the least recently unloaded first dropped), and per
+  // thread the MAX_REMEMBERED_UNLOADS names most recently unloaded; forgotten on clearState,
+  // clearAllState and dispose. A name forgotten (or unloaded in another process) only gets the
+  // plainer message. ('context' storage reads the same from the records.)
+  // -------------------------------------------------------------------------
+
+  const unloadedByThread = new Map<string, Set<string>>();
+
+  function noteUnloaded(threadId: string, names: readonly string[]): void {
+    if (names.length === 0) return;
+    const gone = unloadedByThread.get(threadId) ?? new Set<string>();
+    unloadedByThread.delete(threadId);
+    unloadedByThread.set(threadId, gone);
+    for (const name of names) {
+      gone.delete(name);
+      gone.add(name);
+    }
+    while (gone.size > MAX_REMEMBERED_UNLOADS) {
+      const oldest = gone.values().next();
+      if (oldest.done) break;
+      gone.delete(oldest.value);
+    }
+    while (unloadedByThread.size > recencyThreadCap) {
+      const oldest = unloadedByThread.keys().next();
+      if (oldest.done) break;
+      unloadedByThread.delete(oldest.value);
+    }
+  }
+
+  /** Names loaded again: no longer gone. */
+  function noteReloaded(threadId: string, names: readonly string[]): void {
+    const gone = unloadedByThread.get(threadId);
+    if (!gone) return;
+    for (const name of names) gone.delete(name);
+    if (gone.size === 0) unloadedByThread.delete(threadId);
   }
 
   if (storage === 'in-memory') {
@@ -273,6 +345,8 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       clock,
       onEvict: (threadId, toolNames, reason) => {
         recency.delete(threadId);
+        // Expired or dropped, the thread's tools were loaded and are gone; cleared means forgotten.
+        if (reason !== 'cleared') noteUnloaded(threadId, toolNames);
         emit({ type: 'evict', threadId, time: clock.now(), toolNames, reason });
       },
     });
@@ -435,6 +509,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
     } catch (error) {
       throw storeFailure('add', threadId, error);
     }
+    noteReloaded(threadId, names);
     if (maxLoadedTools === undefined) return [];
     // Marked only once the names are in the store, so that a concurrent read cannot prune them first.
     const uses = observe(threadId, after, issuedAt);
@@ -451,6 +526,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       return [];
     }
     for (const name of evicted) uses.delete(name);
+    noteUnloaded(threadId, evicted);
     return evicted;
   }
 
@@ -512,11 +588,13 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       if (!store) return;
       const thread = normalizeThreadId(threadId);
       recency.delete(thread);
+      unloadedByThread.delete(thread);
       return callStore('delete', thread, () => store!.delete(thread));
     },
 
     clearAllState() {
       recency.clear();
+      unloadedByThread.clear();
       if (!store?.clear) return;
       return callStore('clear', ALL_THREADS, () => store!.clear!());
     },
@@ -552,6 +630,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       if (disposed) return;
       disposed = true;
       recency.clear();
+      unloadedByThread.clear();
       if (ownsStore && store?.dispose) return store.dispose();
     },
   };
@@ -576,9 +655,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       Array.isArray(requestTools) && requestTools.length > 0 ? requestCatalogs(requestTools) : undefined;
     const now = () => clock.now();
 
-    for (const rejected of requestCatalog?.rejected ?? []) {
-      emit({ type: 'tool-rejected', threadId, time: now(), ...rejected });
-    }
+    for (const rejected of requestCatalog?.rejected ?? []) reportRejected(threadId, rejected);
 
     // Always-on tools: valid names, not meta-tool names, each once.
     const alwaysOn: { name: string; entry: CatalogEntry<TTool> | undefined }[] = [];
@@ -594,10 +671,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
             ? (lookupExact(item)?.descriptor.name ?? item)
             : written;
         if (!isValidToolName(name)) {
-          emit({
-            type: 'tool-rejected',
-            threadId,
-            time: now(),
+          reportRejected(threadId, {
             toolName: String(name),
             reason: 'invalid-name',
             message: `Always-on tool name ${JSON.stringify(String(name))} is not valid.`,
@@ -605,10 +679,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
           continue;
         }
         if (META_TOOL_NAMES.has(name)) {
-          emit({
-            type: 'tool-rejected',
-            threadId,
-            time: now(),
+          reportRejected(threadId, {
             toolName: name,
             reason: 'reserved-name',
             message: `The agent's tool "${name}" was left out: the name belongs to a tool-search meta-tool, which is never replaced.`,
@@ -617,13 +688,8 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
         }
         if (seen.has(name)) continue;
         seen.add(name);
-        if (given !== undefined && !shadowReported.has(name) && staticCatalog.byName(name) !== undefined) {
-          // Once per engine: the agent passes every step the same tools.
-          shadowReported.add(name);
-          emit({
-            type: 'tool-rejected',
-            threadId,
-            time: now(),
+        if (given !== undefined && staticCatalog.byName(name) !== undefined) {
+          reportRejected(threadId, {
             toolName: name,
             reason: 'duplicate-name',
             message: `The catalog tool "${name}" is also one of the agent's own tools, which are sent on every step: tool search saves nothing for it, and the agent's tool is the one that runs. Leave it out of the catalog or out of the agent's tools (to keep a catalog tool always visible, pass its name in alwaysOn).`,
@@ -648,10 +714,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
     for (const item of alwaysOn) {
       const other = requestCatalog?.byName(item.name);
       if (other === undefined || !shadowedByOwn(other)) continue;
-      emit({
-        type: 'tool-rejected',
-        threadId,
-        time: now(),
+      reportRejected(threadId, {
         toolName: item.name,
         reason: 'duplicate-name',
         message: `The request tool "${item.name}" has the name of one of the agent's own tools, which is the one sent and run under that name: it was left out of search.`,
@@ -1264,6 +1327,9 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
           'load_tool is not needed here: search_tools loads the tools it finds automatically. Call the found tools by name from your next step.',
         );
       }
+      // One of the agent's own tools, not in the plan: the 'active' filter withholds it (the model
+      // is told no more than of an unknown name).
+      if (typeof toolName === 'string' && alwaysOnNames.has(toolName)) return deny('filtered', unavailable);
       const entry = typeof toolName === 'string' ? lookupExact(toolName) : undefined;
       if (!entry) return deny('unknown-tool', unavailable);
       if (!(await entryAllowed(entry, 'load')) || !(await entryAllowed(entry, 'active')))
@@ -1276,8 +1342,10 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
           `Tool "${canonical}" was just loaded; it can be called from your next step, not in the step that loaded it. Call it again now.`,
         );
       }
-      if (loadedAt !== undefined) {
-        // Loaded earlier in this request, and gone since: saying "call it again" would loop.
+      if (loadedAt !== undefined || unloadedFromThread(canonical)) {
+        // Loaded earlier in this thread (this request, or one before it), and gone since: saying
+        // "call it again" would loop, and "search, then load" would send the model searching for
+        // a name it already has.
         return deny(
           'not-loaded',
           autoLoad
@@ -1291,6 +1359,12 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
           ? `Tool "${canonical}" is not loaded, so it was not run. Call search_tools with keywords for what you need; the tools it finds are loaded and can be called from your next step.`
           : `Tool "${canonical}" is not loaded, so it was not run. Call search_tools with keywords for what you need, then load_tool with the exact name; the tool can be called from your next step.`,
       );
+    }
+
+    /** Whether the thread loaded the name and has lost it since (as far as this process knows, or the records show). */
+    function unloadedFromThread(name: string): boolean {
+      if (store) return unloadedByThread.get(threadId)?.has(name) === true;
+      return contextState().wasEvicted(name);
     }
 
     function resolve(toolName: string): CatalogEntry<TTool> | undefined {

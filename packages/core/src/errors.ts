@@ -35,13 +35,18 @@ export class ToolSearchError extends Error {
 }
 
 /**
- * A factory's options: none (`undefined` or `null`) is `{}`; anything but an object is an
- * INVALID_OPTIONS error naming the factory, rather than a TypeError or a silent default.
+ * A factory's options: none (`undefined` or `null`) is `{}`; anything but a plain object (a
+ * string, a number, an array) is an INVALID_OPTIONS error naming the factory, rather than a
+ * TypeError or a silent default (an array, say a list of tools passed where the options go, has
+ * none of the option keys, so it read as "no options").
  */
 export function optionsObject<T extends object>(options: T | null | undefined, takenBy: string): T {
   if (options === undefined || options === null) return {} as T;
-  if (typeof options !== 'object') {
-    throw new ToolSearchError('INVALID_OPTIONS', `${takenBy} takes an options object, got ${typeof options}`);
+  if (typeof options !== 'object' || Array.isArray(options)) {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      `${takenBy} takes an options object, got ${kindOf(options)}`,
+    );
   }
   return options;
 }

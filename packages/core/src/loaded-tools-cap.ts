@@ -60,18 +60,21 @@ export interface LoadedToolsReplay {
   load(names: readonly string[]): string[];
   /** Marks a loaded name as used; false (and nothing changes) when the name is not loaded. */
   use(name: string): boolean;
+  /** Whether the name was loaded and then evicted, and has not been loaded again since. */
+  wasEvicted(name: string): boolean;
   /** An independent copy, to replay more on. */
   copy(): LoadedToolsReplay;
 }
 
 export function createLoadedToolsReplay(options: { maxLoadedTools?: number } = {}): LoadedToolsReplay {
-  return replayFrom(options.maxLoadedTools, [], new Map(), 0);
+  return replayFrom(options.maxLoadedTools, [], new Map(), new Set(), 0);
 }
 
 function replayFrom(
   maxLoadedTools: number | undefined,
   order: string[],
   lastUse: Map<string, number>,
+  evictedNames: Set<string>,
   initialTick: number,
 ): LoadedToolsReplay {
   let tick = initialTick;
@@ -83,11 +86,15 @@ function replayFrom(
         if (typeof name !== 'string') continue;
         if (!lastUse.has(name)) order.push(name);
         lastUse.set(name, ++tick);
+        evictedNames.delete(name);
       }
       if (maxLoadedTools === undefined || order.length <= maxLoadedTools) return [];
       const { kept, evicted } = capLoadedNames(order, (name) => lastUse.get(name), maxLoadedTools);
       order = kept;
-      for (const name of evicted) lastUse.delete(name);
+      for (const name of evicted) {
+        lastUse.delete(name);
+        evictedNames.add(name);
+      }
       return evicted;
     },
     use(name) {
@@ -95,7 +102,8 @@ function replayFrom(
       lastUse.set(name, ++tick);
       return true;
     },
-    copy: () => replayFrom(maxLoadedTools, [...order], new Map(lastUse), tick),
+    wasEvicted: (name) => evictedNames.has(name),
+    copy: () => replayFrom(maxLoadedTools, [...order], new Map(lastUse), new Set(evictedNames), tick),
   };
   return replay;
 }

@@ -133,6 +133,13 @@ describe('createMemoryStore', () => {
       );
     }
     expect(() => createMemoryStore(42 as never)).toThrow(/takes an options object, got number/);
+    // An array has none of the option keys: it was taken as no options.
+    expect(() => createMemoryStore([] as never)).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_OPTIONS',
+        message: 'createMemoryStore takes an options object, got an array',
+      }),
+    );
     // A logger passed as onEvict failed every eviction report silently; refused before any timer starts.
     const clock = createFakeClock();
     for (const onEvict of [console, 'log']) {

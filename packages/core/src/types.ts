@@ -227,6 +227,10 @@ export type ToolSearchEvent =
   | (EventBase & {
       readonly type: 'deny';
       readonly toolName: string;
+      /**
+       * `'filtered'`: the filter refuses the tool (an always-on tool the `'active'` filter
+       * withholds included); `'unknown-tool'`: no such tool. A filtered tool gets an unknown name's message.
+       */
       readonly reason: 'not-loaded' | 'filtered' | 'unknown-tool';
     })
   | (EventBase & {
@@ -264,7 +268,11 @@ export type ToolSearchEvent =
       readonly error: unknown;
     })
   | (EventBase & {
-      /** A request tool (or an alias, or an always-on name) left out of this request: see README "Name rules". */
+      /**
+       * A request tool (or an alias, or an always-on name) left out of this request: see README
+       * "Name rules". Each distinct rejection (tool name, reason, message) is reported once per
+       * engine, not in every request that repeats it (the last 1,000 are remembered).
+       */
       readonly type: 'tool-rejected';
       readonly toolName: string;
       readonly reason:

@@ -193,8 +193,8 @@ describe('createToolSearchBinder in a hand-written loop', () => {
       'load_tool',
     ]);
     expect(toolSearchMiddleware(null as never).name).toBe('ToolSearch');
-    expect(() => createToolSearchBinder([] as never)).not.toThrow(); // an array is an object: no catalog
-    for (const options of ['tools', 42]) {
+    // An array (the tools passed where the options go) was taken as no options: refused too.
+    for (const options of ['tools', 42, [], [{ name: 'get_weather' }]]) {
       expect(() => createToolSearchBinder(options as never)).toThrow(
         expect.objectContaining({ code: 'INVALID_OPTIONS' }),
       );
