@@ -225,9 +225,8 @@ function modelOf(table: WordVectorTable, smoothing: number): Model {
 export function createWordVectorEmbedder(given?: WordVectorEmbedderOptions | null): WordVectorEmbedder {
   const options = optionsObject(given, 'createWordVectorEmbedder');
   // A misspelt option ({ smooting: 1e-3 }) would otherwise build the default embedder, silently.
-  const unknown = Array.isArray(options)
-    ? ['(an array)']
-    : Object.keys(options).filter((key) => !OPTION_NAMES.includes(key));
+  // (An array never gets here: optionsObject refuses it.)
+  const unknown = Object.keys(options).filter((key) => !OPTION_NAMES.includes(key));
   if (unknown.length > 0) {
     throw new ToolSearchError(
       'INVALID_OPTIONS',
