@@ -1248,17 +1248,36 @@ describe('options forwarded to the engine', () => {
 });
 
 describe('tool approvals', () => {
-  it('runs an approved call of a loaded tool that the SDK replays before the first step', async () => {
+  /** A tool that needs approval, and what it ran. */
+  function wireTool() {
     const ran: unknown[] = [];
     const wire = tool({
       description: 'Wire money to an account.',
       inputSchema: z.object({ amount: z.number() }),
       needsApproval: true,
-      execute: async ({ amount }) => {
+      execute: async ({ amount }: { amount: number }) => {
         ran.push(amount);
         return { wired: amount };
       },
     });
+    return { ran, wire };
+  }
+
+  /** The history a client posts back: the request, the first turn, and the approval. */
+  function approvedReplay(
+    prompt: string,
+    responseMessages: readonly ModelMessage[],
+    approvalId: string,
+  ): ModelMessage[] {
+    return [
+      { role: 'user', content: prompt },
+      ...responseMessages,
+      { role: 'tool', content: [{ type: 'tool-approval-response', approvalId, approved: true }] },
+    ];
+  }
+
+  it('runs an approved call of a loaded tool that the SDK replays before the first step', async () => {
+    const { ran, wire } = wireTool();
     const toolSearch = createToolSearch({ tools: { wire } });
     const first = scriptedModel([
       { toolCalls: [{ toolName: 'load_tool', input: { toolName: 'wire' } }] },
@@ -1278,14 +1297,7 @@ describe('tool approvals', () => {
     const turn2 = await generateText({
       model: second.model,
       ...toolSearch.forCall({ threadId: 'approvals' }),
-      messages: [
-        { role: 'user', content: 'wire 100' },
-        ...turn1.responseMessages,
-        {
-          role: 'tool',
-          content: [{ type: 'tool-approval-response', approvalId: request!.approvalId, approved: true }],
-        },
-      ],
+      messages: approvedReplay('wire 100', turn1.responseMessages, request!.approvalId),
     });
     expect(ran).toEqual([100]);
     expect(turn2.text).toBe('wired');
@@ -1293,16 +1305,7 @@ describe('tool approvals', () => {
   });
 
   it("a replayed approval judged in the 'default' thread (no threadId given to forCall) says to pass threadId, not to load the tool", async () => {
-    const ran: unknown[] = [];
-    const wire = tool({
-      description: 'Wire money to an account.',
-      inputSchema: z.object({ amount: z.number() }),
-      needsApproval: true,
-      execute: async ({ amount }) => {
-        ran.push(amount);
-        return { wired: amount };
-      },
-    });
+    const { ran, wire } = wireTool();
     const toolSearch = createToolSearch({ tools: { wire } });
     const first = scriptedModel([
       { toolCalls: [{ toolName: 'load_tool', input: { toolName: 'wire' } }] },
@@ -1324,14 +1327,7 @@ describe('tool approvals', () => {
       model: second.model,
       ...toolSearch.forCall(),
       runtimeContext: { threadId: 'from-context' },
-      messages: [
-        { role: 'user', content: 'wire 100' },
-        ...turn1.responseMessages,
-        {
-          role: 'tool',
-          content: [{ type: 'tool-approval-response', approvalId: request!.approvalId, approved: true }],
-        },
-      ],
+      messages: approvedReplay('wire 100', turn1.responseMessages, request!.approvalId),
     });
     expect(ran).toEqual([]);
     expect(turn2.text).toBe('not wired');
@@ -1363,14 +1359,7 @@ describe('tool approvals', () => {
       model: second.model,
       ...toolSearch.forCall(),
       toolApproval,
-      messages: [
-        { role: 'user', content: 'weather' },
-        ...turn1.responseMessages,
-        {
-          role: 'tool',
-          content: [{ type: 'tool-approval-response', approvalId: request!.approvalId, approved: true }],
-        },
-      ],
+      messages: approvedReplay('weather', turn1.responseMessages, request!.approvalId),
     });
     expect(await toolSearch.getLoadedToolNames('default')).toEqual(['getWeather']);
     expect(toolResultsIn(second.seen[0]!.prompt).at(-1)).toMatchObject({
@@ -1404,14 +1393,7 @@ describe('tool approvals', () => {
       ...toolSearch.forCall(),
       toolApproval,
       runtimeContext: { threadId: 'approver' },
-      messages: [
-        { role: 'user', content: 'weather' },
-        ...turn1.responseMessages,
-        {
-          role: 'tool',
-          content: [{ type: 'tool-approval-response', approvalId: request!.approvalId, approved: true }],
-        },
-      ],
+      messages: approvedReplay('weather', turn1.responseMessages, request!.approvalId),
     });
     // It used to load into the 'default' thread (shared by every call without a thread id) and
     // tell the model the tool was loaded, while the call's own thread did not have it.
