@@ -253,6 +253,25 @@ describe('threads and load state', () => {
     expect(await engine.getLoadedToolNames('c')).toEqual([]);
   });
 
+  it('refuses clearAllState with a store that has no clear(), which forgot no thread while seeming to forget all', async () => {
+    const inner = createMemoryStore({ ttl: 0 });
+    const store: LoadStateStore = {
+      get: (threadId) => inner.get(threadId),
+      add: (threadId, names) => inner.add(threadId, names),
+      delete: (threadId) => inner.delete(threadId),
+    };
+    const engine = createToolSearchEngine({ catalog: sampleCatalog(), storage: store });
+    await engine.startRequest({ threadId: 'a' }).loadTool({ toolName: 'send_email' });
+    expectCode(() => engine.clearAllState(), 'INVALID_OPTIONS');
+    expect(await engine.getLoadedToolNames('a')).toEqual(['send_email']);
+    await engine.clearState('a');
+    expect(await engine.getLoadedToolNames('a')).toEqual([]);
+    // 'context' storage keeps no state of its own: nothing to refuse.
+    expect(() =>
+      createToolSearchEngine({ catalog: sampleCatalog(), storage: 'context' }).clearAllState(),
+    ).not.toThrow();
+  });
+
   it('cleanupNow removes expired threads and says how many', async () => {
     const { engine, clock } = harness({ ttl: 0 });
     await engine.startRequest({ threadId: 'a' }).loadTool({ toolName: 'send_email' });
