@@ -440,6 +440,51 @@ describe('createHybridRanker', () => {
     expect(onError).toHaveBeenCalledTimes(1);
   });
 
+  it('sends again, after a minute, an embedding whose call never settled (a dead connection), for the catalog and for a request', async () => {
+    const inner = conceptEmbedder();
+    /** An embedder whose first call of `hung` texts never answers; every other call answers at once. */
+    const hungOnce = (hung: 'catalog' | 'request') => {
+      const seen = { catalog: 0, request: 0 };
+      const embedder: Embedder = {
+        id: `hung-${hung}`,
+        embed: (texts) => {
+          const kind = texts.includes(defaultToolText(tools[0]!)) ? 'catalog' : 'request';
+          seen[kind]++;
+          return kind === hung && seen[kind] === 1
+            ? new Promise(() => {})
+            : Promise.resolve(inner.embed(texts));
+        },
+      };
+      return { seen, embedder };
+    };
+    for (const hung of ['catalog', 'request'] as const) {
+      const clock = createFakeClock();
+      const { seen, embedder } = hungOnce(hung);
+      const onError = vi.fn();
+      const ranker = createHybridRanker({ embedder, weight: 0.5, timeoutMs: 1_000, clock, onError })(tools);
+      const waited = ranker.search('umbrella', { topK: 1 });
+      await clock.advanceAsync(1_000);
+      expect(await waited).toEqual([]);
+      expect(seen[hung]).toBe(1);
+      // Within the minute, a search waits (timeoutMs) on the call already sent.
+      await clock.advanceAsync(57_000);
+      const again = ranker.search('umbrella', { topK: 1 });
+      await clock.advanceAsync(1_000);
+      expect(await again).toEqual([]);
+      expect(seen[hung]).toBe(1);
+      // A minute on, the texts are sent again, and the search is fused.
+      await clock.advanceAsync(1_000);
+      const fused = ranker.search('umbrella', { topK: 1 });
+      await clock.advanceAsync(0);
+      expect((await fused)[0]!.name).toBe('get_forecast');
+      expect(seen[hung]).toBe(2);
+      expect(onError.mock.calls.map(([error]) => (error as ToolSearchError).code)).toEqual([
+        'EMBEDDER_TIMEOUT',
+        'EMBEDDER_TIMEOUT',
+      ]);
+    }
+  });
+
   it('starts no timer for a synchronous embedder or a prompt asynchronous one', async () => {
     const clock = createFakeClock();
     const inner = conceptEmbedder();

@@ -79,6 +79,12 @@ const DEFAULT_WEIGHT = 0.15;
 const DEFAULT_SIMILARITY_FLOOR = 0.2;
 const DEFAULT_CACHE_SIZE = 20_000;
 const DEFAULT_TIMEOUT_MS = 2_000;
+/**
+ * An embedding call unanswered after this long (or after `timeoutMs`, when longer) is given up
+ * on: the next search that needs its texts sends them again. Its answer, should it come, is
+ * still kept.
+ */
+const STALE_EMBEDDING_MS = 60_000;
 /** Lexical results fused per search (at least). */
 const LEXICAL_CANDIDATES = 30;
 /** Tools added per search for their similarity alone (at least). */
@@ -193,31 +199,47 @@ function checkVectors(
   return vectors as readonly EmbeddingVector[];
 }
 
+/** A text being embedded: its vector to come, and when it was sent. */
+interface PendingVector {
+  readonly vector: Promise<EmbeddingVector>;
+  readonly since: number;
+}
+
 /**
  * The vectors of `texts` (distinct), asking the embedder only for those not already on their
  * way: while a text is being embedded its vector is shared by every caller that wants it, so
  * concurrent searches of one request, or catalogs built at once with the same tools, cost one
  * call. Synchronous when the embedder answers synchronously (nothing is then ever pending).
+ * A text sent `staleMs` ago or more whose answer has not come is sent again: a call that never
+ * settles (a dead connection, a worker gone) must not keep every later search waiting for it.
  */
 function embedOnce(
   texts: readonly string[],
   embed: (texts: readonly string[]) => MaybePromise<readonly EmbeddingVector[]>,
-  pending: Map<string, Promise<EmbeddingVector>>,
+  pending: Map<string, PendingVector>,
   check: (vectors: unknown, count: number) => readonly EmbeddingVector[],
+  now: number,
+  staleMs: number,
 ): MaybePromise<readonly EmbeddingVector[]> {
-  const missing = pending.size === 0 ? texts : texts.filter((text) => !pending.has(text));
+  const missing =
+    pending.size === 0
+      ? texts
+      : texts.filter((text) => {
+          const on = pending.get(text);
+          return on === undefined || now - on.since >= staleMs;
+        });
   const sent = missing.length > 0 ? embed(missing) : [];
   if (!(sent instanceof Promise) && missing.length === texts.length) return check(sent, missing.length);
   const batch = Promise.resolve(sent).then((vectors) => check(vectors, missing.length));
   missing.forEach((text, index) => {
     const vector = batch.then((vectors) => vectors[index]!);
-    pending.set(text, vector);
+    pending.set(text, { vector, since: now });
     const settle = (): void => {
-      if (pending.get(text) === vector) pending.delete(text);
+      if (pending.get(text)?.vector === vector) pending.delete(text);
     };
     vector.then(settle, settle);
   });
-  return Promise.all(texts.map((text) => pending.get(text)!));
+  return Promise.all(texts.map((text) => pending.get(text)!.vector));
 }
 
 function checkFraction(name: string, value: number): number {
@@ -467,6 +489,9 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
   const cacheSize = sizeOption(options.cacheSize, 'cacheSize', DEFAULT_CACHE_SIZE);
   const timeoutMs = timeoutOption(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS);
   const clock = clockOption(options.clock, 'createHybridRanker');
+  /** An embedding unanswered this long is sent again (never, when searches wait for ever). */
+  const staleMs =
+    timeoutMs === Number.POSITIVE_INFINITY ? timeoutMs : Math.max(STALE_EMBEDDING_MS, timeoutMs);
   if (options.lexical !== undefined && options.lexical !== null && typeof options.lexical !== 'function') {
     throw new ToolSearchError(
       'INVALID_OPTIONS',
@@ -526,8 +551,8 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
   };
 
   /** Request texts being embedded, and tool texts (for any catalog of this factory). */
-  const pendingQueries = new Map<string, Promise<EmbeddingVector>>();
-  const pendingTools = new Map<string, Promise<EmbeddingVector>>();
+  const pendingQueries = new Map<string, PendingVector>();
+  const pendingTools = new Map<string, PendingVector>();
   const embedRequests = (texts: readonly string[]) =>
     embedder.embedQueries ? embedder.embedQueries(texts) : embedder.embed(texts);
   const embedToolTexts = (texts: readonly string[]) => embedder.embed(texts);
@@ -536,15 +561,18 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
     const found = texts.map((text) => queryVectors.get(text));
     const missing = [...new Set(texts.filter((_, position) => found[position] === undefined))];
     if (missing.length === 0) return found as Float32Array[];
-    return then(embedOnce(missing, embedRequests, pendingQueries, accept), (vectors) => {
-      const embedded = new Map<string, Float32Array>();
-      missing.forEach((text, index) => {
-        const vector = unitVector(vectors[index]!, knownDimensions!);
-        queryVectors.set(text, vector);
-        embedded.set(text, vector);
-      });
-      return texts.map((text, position) => found[position] ?? embedded.get(text)!);
-    });
+    return then(
+      embedOnce(missing, embedRequests, pendingQueries, accept, clock.now(), staleMs),
+      (vectors) => {
+        const embedded = new Map<string, Float32Array>();
+        missing.forEach((text, index) => {
+          const vector = unitVector(vectors[index]!, knownDimensions!);
+          queryVectors.set(text, vector);
+          embedded.set(text, vector);
+        });
+        return texts.map((text, position) => found[position] ?? embedded.get(text)!);
+      },
+    );
   };
 
   return (tools: readonly ToolDescriptor[]): Ranker => {
@@ -554,33 +582,43 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
       const assemble = (embedded: readonly EmbeddingVector[]): ToolMatrix =>
         assembleToolMatrix(plan, embedded, knownDimensions ?? 0, toolVectors);
       if (plan.wanted.length === 0) return assemble([]);
-      return then(embedOnce(plan.wanted, embedToolTexts, pendingTools, accept), assemble);
+      return then(
+        embedOnce(plan.wanted, embedToolTexts, pendingTools, accept, clock.now(), staleMs),
+        assemble,
+      );
     };
 
     let matrix: ToolMatrix | undefined;
     let pending: Promise<ToolMatrix> | undefined;
-    /** The catalog's vectors; a failure is reported and forgotten, so the next search retries. */
+    let pendingSince = 0;
+    /**
+     * The catalog's vectors; a failure is reported and forgotten, so the next search retries,
+     * and so is an embedding unanswered for `staleMs` (its texts are sent again).
+     */
     const vectors = (): MaybePromise<ToolMatrix | undefined> => {
       if (matrix) return matrix;
-      if (pending) return orUndefined(pending);
+      if (pending && clock.now() - pendingSince < staleMs) return orUndefined(pending);
       try {
         const result = embedTools();
         if (!(result instanceof Promise)) {
           matrix = result;
           return matrix;
         }
-        pending = result.then(
+        const current: Promise<ToolMatrix> = result.then(
           (value) => {
-            matrix = value;
-            pending = undefined;
+            matrix = value; // a late answer of a call given up on is as good as any
+            if (pending === current) pending = undefined;
             return value;
           },
           (error: unknown) => {
+            if (pending !== current) throw error; // given up on: its failure is no news
             pending = undefined;
             report(error);
             throw error;
           },
         );
+        pending = current;
+        pendingSince = clock.now();
         return orUndefined(pending);
       } catch (error) {
         report(error);
