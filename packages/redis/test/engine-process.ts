@@ -5,9 +5,12 @@
  *
  *   {"id":1,"op":"load","threadId":"t","toolNames":["getWeather"]}  -> {"id":1,"result":{...LoadToolOutput}}
  *   {"id":2,"op":"step","threadId":"t"}                                -> {"id":2,"result":{"visible":[...],"degraded":false}}
+ *
+ * A command with `"maxLoadedTools": n` goes to an engine of its own with that cap (made on first
+ * use, kept after); the events of each engine are answered by `{"op":"events"}` (and forgotten).
  */
 import { createInterface } from 'node:readline';
-import { createToolSearchEngine } from '@tool-search/core';
+import { createToolSearchEngine, type ToolSearchEvent } from '@tool-search/core';
 import { sampleCatalog } from '@tool-search/core/testing';
 import { createClient } from 'redis';
 import { createRedisStore } from '../src/redis-store';
@@ -18,17 +21,31 @@ if (!url || !keyPrefix) throw new Error('usage: engine-process.ts <redis url> <k
 const client = createClient({ url });
 client.on('error', (error: Error) => process.stderr.write(`redis client: ${error.message}\n`));
 await client.connect();
-const engine = createToolSearchEngine({
-  catalog: sampleCatalog(),
-  storage: createRedisStore({ client, keyPrefix }),
-});
+const events: ToolSearchEvent[] = [];
+const engines = new Map<number | undefined, ReturnType<typeof createToolSearchEngine>>();
+function engineFor(maxLoadedTools: number | undefined) {
+  let engine = engines.get(maxLoadedTools);
+  if (!engine) {
+    engine = createToolSearchEngine({
+      catalog: sampleCatalog(),
+      storage: createRedisStore({ client, keyPrefix }),
+      maxLoadedTools,
+      onEvent: (event) => events.push(event),
+    });
+    engines.set(maxLoadedTools, engine);
+  }
+  return engine;
+}
 
-type Command =
-  | { id: number; op: 'load'; threadId: string; toolNames: string[] }
-  | { id: number; op: 'step'; threadId: string };
+type Command = { id: number; maxLoadedTools?: number } & (
+  | { op: 'load'; threadId: string; toolNames: string[] }
+  | { op: 'step'; threadId: string }
+  | { op: 'events' }
+);
 
 async function run(command: Command) {
-  const request = engine.startRequest({ threadId: command.threadId });
+  if (command.op === 'events') return events.splice(0);
+  const request = engineFor(command.maxLoadedTools).startRequest({ threadId: command.threadId });
   if (command.op === 'load') return request.loadTool({ toolNames: command.toolNames });
   const plan = await request.prepareStep();
   return { visible: plan.visible, degraded: plan.degraded };
@@ -43,7 +60,7 @@ lines.on('line', (line) => {
   );
 });
 lines.on('close', async () => {
-  await engine.dispose();
+  for (const engine of engines.values()) await engine.dispose();
   await client.close();
 });
 process.stdout.write(`${JSON.stringify({ ready: true })}\n`);

@@ -20,8 +20,18 @@ let nextId = 0;
 const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
 
 /** Sends one command to the other process and waits for its answer. */
-function other(command: { op: 'load'; threadId: string; toolNames: string[] }): Promise<LoadToolOutput>;
-function other(command: { op: 'step'; threadId: string }): Promise<{ visible: string[]; degraded: boolean }>;
+function other(command: {
+  op: 'load';
+  threadId: string;
+  toolNames: string[];
+  maxLoadedTools?: number;
+}): Promise<LoadToolOutput>;
+function other(command: {
+  op: 'step';
+  threadId: string;
+  maxLoadedTools?: number;
+}): Promise<{ visible: string[]; degraded: boolean }>;
+function other(command: { op: 'events' }): Promise<ToolSearchEvent[]>;
 function other(command: object): Promise<unknown> {
   const id = ++nextId;
   return new Promise((resolve, reject) => {
@@ -91,7 +101,13 @@ afterAll(async () => {
   await server?.dispose();
 });
 
-function engineHere(options: { onEvent?: (event: ToolSearchEvent) => void; commandTimeoutMs?: number } = {}) {
+function engineHere(
+  options: {
+    onEvent?: (event: ToolSearchEvent) => void;
+    commandTimeoutMs?: number;
+    maxLoadedTools?: number;
+  } = {},
+) {
   const counted = countRoundTrips(client);
   const engine = createToolSearchEngine({
     catalog: sampleCatalog(),
@@ -101,6 +117,7 @@ function engineHere(options: { onEvent?: (event: ToolSearchEvent) => void; comma
       commandTimeoutMs: options.commandTimeoutMs ?? 5_000,
     }),
     onEvent: options.onEvent,
+    maxLoadedTools: options.maxLoadedTools,
   });
   return { engine, counted };
 }
@@ -158,6 +175,40 @@ describe('two engines in two processes sharing a thread through Redis', () => {
     // atomic across processes; the stored state above is.)
     const newlyLoaded = new Set(results.flatMap((result) => result.loaded ?? []));
     expect([...newlyLoaded].sort()).toEqual([...names].sort());
+    await engine.dispose();
+  });
+
+  it('holds maxLoadedTools across both processes loading into one thread at once: never more shown, or held once the loads settle', async () => {
+    const maxLoadedTools = 3;
+    const events: ToolSearchEvent[] = [];
+    const { engine } = engineHere({ maxLoadedTools, onEvent: (event) => events.push(event) });
+    await other({ op: 'events' }); // only this test's events from here on
+    const names = sampleCatalog().map((entry) => entry.descriptor.name);
+    const here = names.slice(0, 6);
+    const there = names.slice(6);
+    const results = await Promise.all([
+      ...here.map((name) => engine.startRequest({ threadId: 'capped' }).loadTool({ toolName: name })),
+      ...there.map((name) => other({ op: 'load', threadId: 'capped', toolNames: [name], maxLoadedTools })),
+    ]);
+    expect(results.every((result) => result.success)).toBe(true);
+    const held = await client.zRange(`${keyPrefix}\0capped`, 0, -1);
+    // Each eviction removes down to the cap from what its own add saw, so once every load has
+    // settled the thread holds at most the cap (fewer when two processes evicted at once, each by
+    // its own recency: see the README), each name once, and both processes show exactly that.
+    expect(held.length).toBeGreaterThan(0);
+    expect(held.length).toBeLessThanOrEqual(maxLoadedTools);
+    expect(new Set(held).size).toBe(held.length);
+    const mine = (await engine.startRequest({ threadId: 'capped' }).prepareStep()).visible;
+    const theirs = (await other({ op: 'step', threadId: 'capped', maxLoadedTools })).visible;
+    expect(mine).toEqual([...metaTools, ...held]);
+    expect(theirs).toEqual(mine);
+    // Each name was loaded once, by one process, and is now held or was evicted, never both (a
+    // name both processes evicted at once is reported by each).
+    const evicted = [...events, ...(await other({ op: 'events' }))]
+      .filter((event) => event.type === 'evict' && event.threadId === 'capped')
+      .flatMap((event) => (event as Extract<ToolSearchEvent, { type: 'evict' }>).toolNames);
+    expect(held.filter((name) => evicted.includes(name))).toEqual([]);
+    expect(new Set([...evicted, ...held])).toEqual(new Set(names));
     await engine.dispose();
   });
 
