@@ -1705,6 +1705,43 @@ describe('one thread, many calls at once', () => {
     });
   }
 
+  it('behind a stalled store, every load of a thread fails within two bounds, not the k-th after k of them', async () => {
+    const clock = createFakeClock();
+    const stalled: LoadStateStore = {
+      get: () => new Promise<string[]>(() => {}),
+      add: async () => [],
+      delete: async () => {},
+    };
+    const engine = createToolSearchEngine({
+      catalog: sampleCatalog(),
+      storage: stalled,
+      storeTimeoutMs: 200,
+      clock,
+    });
+    const names = ['getWeather', 'getForecast', 'send_email', 'search_emails', 'upload_file'];
+    const settledAt: number[] = [];
+    const loads = names.map((toolName) =>
+      engine
+        .startRequest({ threadId: 't' })
+        .loadTool({ toolName })
+        .then((output) => {
+          settledAt.push(clock.now());
+          return output;
+        }),
+    );
+    const start = clock.now();
+    for (let step = 0; step < 4; step++) await clock.advanceAsync(100);
+    await clock.advanceAsync(0);
+    expect(settledAt).toHaveLength(names.length);
+    expect(Math.max(...settledAt) - start).toBeLessThanOrEqual(400);
+    for (const output of await Promise.all(loads)) {
+      expect(output).toMatchObject({
+        success: false,
+        message: expect.stringMatching(/could not be loaded|unavailable/i),
+      });
+    }
+  });
+
   // A policy bypass is the worst fault the engine can have: whatever runs at once, whatever
   // order a store and a filter answer in, whatever aborts, nothing the filter refuses in
   // 'load' or 'active' is shown or allowed to run; and the load and evict events tell exactly

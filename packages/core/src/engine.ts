@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { abortable } from './abortable';
 import { buildCatalog, type Catalog, createRequestCatalogCache, isValidToolName } from './catalog';
-import { clockOption, failAfter, timeoutOption } from './clock';
+import { clockOption, failAfter, settleWithin, timeoutOption } from './clock';
 import {
   activatedNames,
   createReceiptSigner,
@@ -396,13 +396,15 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
    * Per thread, the tail of its loads in this process. A load reads what the thread holds,
    * decides what is new, adds it and evicts past maxLoadedTools; two loads of one thread that
    * interleaved (parallel tool calls, concurrent requests) both reported the same tool as newly
-   * loaded, and both evicted (and reported) the same name. Each waits for the one before it.
-   * Only loads wait: steps and guards read without waiting.
+   * loaded, and both evicted (and reported) the same name. Each waits for the one before it, but
+   * no longer than `storeTimeoutMs` from when it was asked: behind a stalled store the k-th load
+   * of a thread would otherwise fail only after k bounds, each waiting on the one before. Only
+   * loads wait: steps and guards read without waiting.
    */
   const loadQueues = new Map<string, Promise<unknown>>();
   function inLoadQueue<T>(threadId: string, work: () => Promise<T>): Promise<T> {
     const previous = loadQueues.get(threadId);
-    const run = previous ? previous.then(work) : work();
+    const run = previous ? settleWithin(previous, storeTimeoutMs, clock, () => undefined).then(work) : work();
     const tail = run.catch(() => undefined);
     loadQueues.set(threadId, tail);
     void tail.then(() => {
