@@ -264,6 +264,18 @@ describe('threads and load state', () => {
     await engine.startRequest({ threadId: 'a' }).loadTool({ toolName: 'send_email' });
     expectCode(() => engine.clearAllState(), 'INVALID_OPTIONS');
     expect(await engine.getLoadedToolNames('a')).toEqual(['send_email']);
+    // Nothing of the engine's own is forgotten either: a tool the thread lost is still "no longer loaded".
+    const capped = createToolSearchEngine({
+      catalog: sampleCatalog(),
+      storage: { ...store, remove: (threadId, names) => inner.remove(threadId, names) },
+      maxLoadedTools: 1,
+    });
+    await capped.startRequest({ threadId: 'c' }).loadTool({ toolName: 'send_email' });
+    await capped.startRequest({ threadId: 'c' }).loadTool({ toolName: 'getWeather' });
+    const lost = async () => (await capped.startRequest({ threadId: 'c' }).guard('send_email')).message;
+    expect(await lost()).toMatch(/no longer loaded/);
+    expectCode(() => capped.clearAllState(), 'INVALID_OPTIONS');
+    expect(await lost()).toMatch(/no longer loaded/);
     await engine.clearState('a');
     expect(await engine.getLoadedToolNames('a')).toEqual([]);
     // 'context' storage keeps no state of its own: nothing to refuse.

@@ -595,10 +595,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
     },
 
     clearAllState() {
-      recency.clear();
-      unloadedByThread.clear();
-      if (!store) return; // 'context' storage: the state is the conversations'.
-      if (typeof store.clear !== 'function') {
+      if (store && typeof store.clear !== 'function') {
         // Said to forget every thread, it would forget none: a caller resetting state (a test, a
         // tenant's data removal) must know.
         throw new ToolSearchError(
@@ -606,6 +603,9 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
           'clearAllState: the load-state store has no clear() method, so no thread was forgotten. Give the store a clear(), or forget threads one by one with clearState(threadId).',
         );
       }
+      recency.clear();
+      unloadedByThread.clear();
+      if (!store) return; // 'context' storage: the state is the conversations'.
       return callStore('clear', ALL_THREADS, () => store!.clear!());
     },
 
