@@ -1340,7 +1340,11 @@ describe('tool approvals', () => {
     });
   });
 
-  it("an app that never names a thread keeps its one 'default' thread for replayed approvals", async () => {
+  /**
+   * A load_tool that needs approval: the first turn asks for it, the second posts the approval
+   * back; both with `runtimeContext` when given. Returns the tool search and the second model.
+   */
+  async function replayedLoadApproval(runtimeContext?: { threadId: string }) {
     const { tools } = createCatalog();
     const toolSearch = createToolSearch({ tools });
     const toolApproval = { load_tool: 'user-approval' } as const;
@@ -1351,16 +1355,24 @@ describe('tool approvals', () => {
       model: first.model,
       ...toolSearch.forCall(),
       toolApproval,
+      ...(runtimeContext ? { runtimeContext } : {}),
       prompt: 'weather',
     });
     const request = turn1.steps.at(-1)!.content.find((part) => part.type === 'tool-approval-request');
+    expect(request).toBeDefined();
     const second = scriptedModel([{ text: 'ok' }]);
     await generateText({
       model: second.model,
       ...toolSearch.forCall(),
       toolApproval,
+      ...(runtimeContext ? { runtimeContext } : {}),
       messages: approvedReplay('weather', turn1.responseMessages, request!.approvalId),
     });
+    return { toolSearch, second };
+  }
+
+  it("an app that never names a thread keeps its one 'default' thread for replayed approvals", async () => {
+    const { toolSearch, second } = await replayedLoadApproval();
     expect(await toolSearch.getLoadedToolNames('default')).toEqual(['getWeather']);
     expect(toolResultsIn(second.seen[0]!.prompt).at(-1)).toMatchObject({
       toolName: 'load_tool',
@@ -1370,31 +1382,8 @@ describe('tool approvals', () => {
   });
 
   it("an approved load_tool replayed without a threadId given to forCall loads nothing into the 'default' thread", async () => {
-    const { tools } = createCatalog();
-    const toolSearch = createToolSearch({ tools });
     // Loading a tool needs approval; the thread comes from runtimeContext.
-    const toolApproval = { load_tool: 'user-approval' } as const;
-    const first = scriptedModel([
-      { toolCalls: [{ toolName: 'load_tool', input: { toolName: 'getWeather' } }] },
-    ]);
-    const turn1 = await generateText({
-      model: first.model,
-      ...toolSearch.forCall(),
-      toolApproval,
-      runtimeContext: { threadId: 'approver' },
-      prompt: 'weather',
-    });
-    const request = turn1.steps.at(-1)!.content.find((part) => part.type === 'tool-approval-request');
-    expect(request).toBeDefined();
-
-    const second = scriptedModel([{ text: 'ok' }]);
-    await generateText({
-      model: second.model,
-      ...toolSearch.forCall(),
-      toolApproval,
-      runtimeContext: { threadId: 'approver' },
-      messages: approvedReplay('weather', turn1.responseMessages, request!.approvalId),
-    });
+    const { toolSearch, second } = await replayedLoadApproval({ threadId: 'approver' });
     // It used to load into the 'default' thread (shared by every call without a thread id) and
     // tell the model the tool was loaded, while the call's own thread did not have it.
     expect(await toolSearch.getLoadedToolNames('default')).toEqual([]);
