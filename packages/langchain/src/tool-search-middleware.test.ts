@@ -125,6 +125,67 @@ describe('toolSearchMiddleware with createAgent', () => {
     expect(bound).toEqual([META, [...META, 'get_weather'], META, [...META, 'get_weather']]);
   });
 
+  it('the guard: a call is judged by its own run, not by another run of the thread that made a call with the same id', async () => {
+    const { log, catalog } = setup();
+    const model = fakeModel()
+      .respondWithTools([{ name: 'load_tool', args: { toolName: 'send_email' }, id: 'load-1' }])
+      .respond(new AIMessage('loaded'))
+      // The guest's run, then the admin's: the same call id (the model's to choose).
+      .respondWithTools([{ name: 'send_email', args: { to: 'guest' }, id: 'same-id' }])
+      .respondWithTools([{ name: 'send_email', args: { to: 'admin' }, id: 'same-id' }])
+      .respond(new AIMessage('done'))
+      .respond(new AIMessage('done'));
+    // Holds each run's tool call until the other run's model call is made.
+    const held = new Map<
+      string,
+      { reached: () => void; release: () => void; reachedP: Promise<void>; releasedP: Promise<void> }
+    >();
+    for (const role of ['guest', 'admin']) {
+      let reached!: () => void;
+      let release!: () => void;
+      const reachedP = new Promise<void>((resolve) => (reached = resolve));
+      const releasedP = new Promise<void>((resolve) => (release = resolve));
+      held.set(role, { reached, release, reachedP, releasedP });
+    }
+    let holding = false;
+    const hold = createMiddleware({
+      name: 'Hold',
+      wrapToolCall: async (request, handler) => {
+        const gate = holding ? held.get((request.runtime.context as { role: string }).role) : undefined;
+        if (gate) {
+          gate.reached();
+          await gate.releasedP;
+        }
+        return handler(request);
+      },
+    });
+    const agent = createAgent({
+      model,
+      middleware: [
+        hold,
+        toolSearchMiddleware({
+          tools: catalog,
+          filter: ({ toolName, requestContext }) =>
+            toolName !== 'send_email' || (requestContext as { role: string }).role === 'admin',
+        }),
+      ],
+    });
+    // No thread_id: every run shares the 'default' thread, where the admin loads send_email.
+    await agent.invoke(ask('load it'), { context: { role: 'admin' } });
+    holding = true;
+    const guest = agent.invoke(ask('send it'), { context: { role: 'guest' } });
+    await held.get('guest')!.reachedP;
+    const admin = agent.invoke(ask('send it'), { context: { role: 'admin' } });
+    await held.get('admin')!.reachedP;
+    held.get('guest')!.release();
+    const guestResult = await guest;
+    held.get('admin')!.release();
+    await admin;
+
+    expect(log.calls).toEqual([{ name: 'send_email', input: { to: 'admin' } }]);
+    expect(lastToolMessage(guestResult.messages, 'send_email')).toMatchObject({ status: 'error' });
+  });
+
   it("'context' storage: a new middleware instance restores loads from the checkpointed messages", async () => {
     const { log, catalog } = setup();
     const checkpointer = new MemorySaver();

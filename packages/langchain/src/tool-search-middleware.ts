@@ -35,6 +35,19 @@ const MAX_PENDING_CALLS = 1_000;
 interface Refusal {
   readonly content: ToolMessage['content'];
   readonly madeBy: string | undefined;
+  /** The run's context the call was refused under (another run's call of the same id is judged afresh). */
+  readonly context: unknown;
+}
+
+/**
+ * The engine request that planned a model call, and the run's context it was planned with. Call
+ * ids are the model's: runs without a thread id share the 'default' thread, so another run's call
+ * may have the same key, and only a call of the run that made the plan may be judged by it (its
+ * filter decided with that run's context).
+ */
+interface PendingCall {
+  readonly request: ToolSearchRequest<LangChainTool>;
+  readonly context: unknown;
 }
 
 /** Adds `key` last to a bounded, insertion-ordered map, dropping the oldest entry past the bound. */
@@ -68,7 +81,7 @@ export function toolSearchMiddleware<TContext = unknown>(
     !systemMessage || systemMessage.text === ''
       ? new SystemMessage(search.engine.instructions)
       : systemMessage.concat(`\n\n${search.engine.instructions}`);
-  const pending = new Map<string, ToolSearchRequest<LangChainTool>>();
+  const pending = new Map<string, PendingCall>();
   /**
    * Tool calls answered by a catalog (or request) tool with `returnDirect`: createAgent ends the
    * run after such a tool only when it is registered with the agent, which catalog tools are not.
@@ -84,12 +97,17 @@ export function toolSearchMiddleware<TContext = unknown>(
   const pendingKey = (threadId: unknown, toolCallId: string) =>
     `${normalizeThreadId(threadId)}\u0000${toolCallId}`;
 
-  const rememberCalls = (threadId: unknown, response: unknown, request: ToolSearchRequest<LangChainTool>) => {
+  const rememberCalls = (
+    threadId: unknown,
+    context: unknown,
+    response: unknown,
+    request: ToolSearchRequest<LangChainTool>,
+  ) => {
     if (!AIMessage.isInstance(response)) return;
     for (const call of response.tool_calls ?? []) {
       if (typeof call.id !== 'string' || call.id === '') continue;
       const key = pendingKey(threadId, call.id);
-      remember(pending, key, request);
+      remember(pending, key, { request, context });
       refusals.delete(key);
     }
   };
@@ -127,7 +145,7 @@ export function toolSearchMiddleware<TContext = unknown>(
         tools: step.tools,
         ...(instructions ? { systemMessage: withInstructions(request.systemMessage) } : {}),
       });
-      rememberCalls(threadId, response, step.request);
+      rememberCalls(threadId, request.runtime.context, response, step.request);
       return response;
     },
     wrapToolCall: async (request, handler) => {
@@ -137,7 +155,7 @@ export function toolSearchMiddleware<TContext = unknown>(
       const messages = (request.state.messages ?? []) as BaseMessage[];
       const madeBy = messageWithCall(messages, toolCall.id)?.id;
       const refused = key === undefined ? undefined : refusals.get(key);
-      if (refused && refused.madeBy === madeBy) {
+      if (refused && refused.madeBy === madeBy && refused.context === runtime.context) {
         return new ToolMessage({
           content: refused.content,
           tool_call_id: toolCall.id ?? '',
@@ -147,7 +165,11 @@ export function toolSearchMiddleware<TContext = unknown>(
       }
       // The entry is dropped once the call has an answer: a call whose tool threw keeps it, so
       // that a retry (toolRetryMiddleware before this one) is judged by the same step.
-      let engineRequest = key === undefined ? undefined : pending.get(key);
+      const found = key === undefined ? undefined : pending.get(key);
+      // Planned for this run's model call only: a call of the same id from another run (same
+      // thread, another context) is judged by its own run's plan.
+      const planned = found !== undefined && found.context === runtime.context ? found : undefined;
+      let engineRequest = planned?.request;
       if (!engineRequest) {
         // The model call ran elsewhere (another process, or before an interrupt): plan its step
         // again from the messages the model had then.
@@ -178,10 +200,11 @@ export function toolSearchMiddleware<TContext = unknown>(
         runtime.signal,
       );
       if (key !== undefined) {
-        pending.delete(key);
+        // Another run's plan for the same id stays for that run's call.
+        if (planned !== undefined) pending.delete(key);
         // Not executed and not a meta-tool: the guard refused it.
         if (!executed && !isMetaToolName(toolCall.name) && ToolMessage.isInstance(answer)) {
-          remember(refusals, key, { content: answer.content, madeBy });
+          remember(refusals, key, { content: answer.content, madeBy, context: runtime.context });
         }
       }
       return answer;
