@@ -816,6 +816,42 @@ describe('ToolSearchProcessor', () => {
     expect(outcome.text).toBe('deleted');
   });
 
+  it('an approved call does not run when the filter refused the tool while the run waited for approval', async () => {
+    const { deleteRecord, log } = deleteRecordTool();
+    let allowed = true;
+    const processor = new ToolSearchProcessor({ tools: { deleteRecord }, filter: () => allowed });
+    const { agent: plain, steps } = createAgent({
+      processors: [processor],
+      script: [
+        call('load_tool', { toolName: 'deleteRecord' }),
+        call('deleteRecord', { id: 'r1' }),
+        say('ok'),
+      ],
+    });
+    const mastra = new Mastra({ agents: { plain }, storage: new InMemoryStore(), logger: false });
+    const agent = mastra.getAgent('plain');
+    const first = await agent.generate('delete r1', {
+      maxSteps: 10,
+      requestContext: threadContext('revoked'),
+    });
+    expect(first.finishReason).toBe('suspended');
+    // The policy changes while the call waits: Mastra resumes with the tools of the step that made
+    // the call, without a step of the processor.
+    allowed = false;
+    const pending = (first as unknown as { suspendPayload?: { toolCallId?: string } }).suspendPayload;
+    const second = await agent.approveToolCallGenerate({
+      runId: first.runId!,
+      toolCallId: pending?.toolCallId,
+      requestContext: threadContext('revoked'),
+      maxSteps: 10,
+    } as never);
+    expect(log).toEqual([]);
+    expect(JSON.stringify(second.response?.dbMessages ?? [])).toMatch(
+      /Tool \\"deleteRecord\\" is not available/,
+    );
+    expect(steps.at(-1)).toEqual([S, L]);
+  });
+
   it('has synchronous state methods with the built-in storage, as Mastra’s processor does', async () => {
     const clock = createFakeClock();
     const processor = new ToolSearchProcessor({ tools: sampleTools(), clock });

@@ -104,6 +104,8 @@ type MetaTool = ReturnType<typeof createMetaTool>;
 /** The engine request of a run and the meta-tools bound to it, made for one set of tools. */
 interface RunRequest {
   readonly request: ToolSearchRequest<unknown>;
+  /** A new engine request with the same thread, context and tools (the filter asked afresh). */
+  readonly restart: () => ToolSearchRequest<unknown>;
   readonly metaTools: ReadonlyMap<string, MetaTool>;
   /** The tools the request was made for (as the processor received them). */
   readonly tools: Record<string, unknown> | undefined;
@@ -123,6 +125,12 @@ interface RunState {
   sent: ReadonlyMap<string, string> | undefined;
   /** Ids of the tool calls already checked against the guard. */
   readonly checked: Set<string>;
+  /** The processor's count of restores when the latest step was planned (see `#restores`). */
+  plannedAt: number;
+  /** The records the latest step was planned with ('context' storage). */
+  records: ReturnType<typeof toConversationRecords> | undefined;
+  /** The loaded tools sent in this run, each with its `execute` guarded (see `#guardedLoaded`). */
+  readonly guarded: WeakMap<object, unknown>;
 }
 
 type StoredMessage = ProcessInputStepArgs['messages'][number];
@@ -177,6 +185,12 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
   readonly #runs = new WeakMap<object, RunState>();
   /** Static tools this processor restored into a request's tools (Mastra passes them back as the agent's). */
   readonly #restored = new WeakMap<object, ReadonlySet<string>>();
+  /**
+   * How many times Mastra asked for the loaded tools (`getLoadedToolsForRequestContext`): at the
+   * start of every run, and when a run resumes after an approval. A loaded tool sent at a step
+   * runs without a second check only while no run started or resumed since that step was planned.
+   */
+  #restores = 0;
 
   constructor(given: ToolSearchProcessorOptions<TStorage>) {
     const options = optionsObject(given, 'ToolSearchProcessor');
@@ -247,9 +261,10 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
     // other tools (one added or removed) get a request of their own, for the rest of the run.
     if (!sameTools(runState.current.tools, args.tools)) runState.current = this.#startRequest(args);
     const { request, metaTools } = runState.current;
-    const plan = await request.prepareStep(
-      this.#contextStorage ? { records: toConversationRecords(args.messages) } : undefined,
-    );
+    const records = this.#contextStorage ? toConversationRecords(args.messages) : undefined;
+    runState.records = records;
+    runState.plannedAt = this.#restores;
+    const plan = await request.prepareStep(records ? { records } : undefined);
     args.messageList?.addSystem(this.#engine.instructions);
     if (this.#injectCatalog && args.messageList) {
       const listing = await request.catalogInstructions();
@@ -259,7 +274,8 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
     const tools: Record<string, unknown> = {};
     for (const name of plan.visible) {
       const tool = metaTools.get(name) ?? request.resolve(name)?.tool;
-      if (tool !== undefined) tools[name] = loaded.has(name) ? sentAsLoaded(tool) : tool;
+      if (tool !== undefined)
+        tools[name] = loaded.has(name) ? this.#guardedLoaded(runState, name, sentAsLoaded(tool)) : tool;
     }
     runState.sent = namesMastraFinds(tools);
     return { tools };
@@ -277,6 +293,7 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
     stepArgs?: ProcessInputStepArgs;
     tools?: Record<string, unknown>;
   }): Promise<Record<string, AnyTool>> {
+    this.#restores++;
     const requestContext = args?.requestContext ?? args?.stepArgs?.requestContext;
     const tools = args?.stepArgs ? this.#agentTools(args.stepArgs.tools, requestContext) : args?.tools;
     const entries = toCatalogEntries(tools);
@@ -389,6 +406,9 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
       current: this.#startRequest(args),
       sent: undefined,
       checked: new Set(),
+      plannedAt: this.#restores,
+      records: undefined,
+      guarded: new WeakMap(),
     };
     if (key) this.#runs.set(key, created);
     return created;
@@ -408,15 +428,49 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
     return own;
   }
 
+  /**
+   * A loaded tool as sent at a step, its `execute` guarded. Mastra runs an approved call when the
+   * run resumes with the tools of the step that made the call, without a step of this processor:
+   * the filter (or the load state) may have changed since. Such a call (any call made after a run
+   * started or resumed since the step was planned) is judged again by a new engine request, which
+   * asks the filter afresh; refused, it does not run and the model gets the guard's message.
+   */
+  #guardedLoaded(runState: RunState, name: string, tool: unknown): unknown {
+    if (!isObject(tool)) return tool;
+    const execute = (tool as { execute?: unknown }).execute;
+    if (typeof execute !== 'function') return tool;
+    const kept = runState.guarded.get(tool);
+    if (kept !== undefined) return kept;
+    const processor = this;
+    const guarded = withFields(tool as { execute?: unknown }, {
+      execute(this: unknown, ...callArgs: unknown[]) {
+        if (runState.plannedAt === processor.#restores) return execute.apply(this, callArgs);
+        return (async () => {
+          const request = runState.current.restart();
+          await request.prepareStep({
+            modelStep: false,
+            ...(runState.records ? { records: runState.records } : {}),
+          });
+          const decision = await request.guard(name);
+          if (!decision.allowed) throw new Error(decision.message ?? `Tool "${name}" is not available.`);
+          return execute.apply(this, callArgs);
+        })();
+      },
+    });
+    runState.guarded.set(tool, guarded);
+    return guarded;
+  }
+
   /** An engine request for the step's tools, with the meta-tools bound to it. */
   #startRequest(args: ProcessInputStepArgs): RunRequest {
     const requestContext = args.requestContext;
     const entries = toCatalogEntries(this.#agentTools(args.tools, requestContext));
-    const request = this.#engine.startRequest({
+    const requestOptions = {
       threadId: resolveThreadId(requestContext),
       requestContext,
       ...(this.#includeResolvedTools ? { requestTools: entries } : { alwaysOn: entries }),
-    });
+    };
+    const request = this.#engine.startRequest(requestOptions);
     const metaTools = new Map<string, MetaTool>();
     for (const definition of this.#engine.metaTools) {
       const run =
@@ -425,7 +479,12 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
           : (input: unknown, options: MetaToolCallOptions) => request.searchTools(input, options);
       metaTools.set(definition.name, createMetaTool(definition, run));
     }
-    return { request, metaTools, tools: args.tools };
+    return {
+      request,
+      restart: () => this.#engine.startRequest(requestOptions),
+      metaTools,
+      tools: args.tools,
+    };
   }
 }
 
