@@ -4,7 +4,7 @@ import { ToolSearchError } from '../errors';
 import type { MaybePromise, SearchResult, ToolDescriptor } from '../types';
 import { errorCode } from './__fixtures__/error-code';
 import { seededRandom } from './__fixtures__/seeded-random';
-import type { Embedder } from './embedder';
+import type { Embedder, EmbeddingVector } from './embedder';
 import { createHybridRanker, defaultToolText } from './hybrid-ranker';
 import { createKeywordRanker } from './keyword-ranker';
 import { tokenize } from './tokenizer';
@@ -483,6 +483,31 @@ describe('createHybridRanker', () => {
         'EMBEDDER_TIMEOUT',
       ]);
     }
+  });
+
+  it("learns the vectors' length only from an answer that agrees on one: a glitched first vector does not switch similarity off for good", async () => {
+    const inner = conceptEmbedder();
+    let glitch = true;
+    const embedder: Embedder = {
+      id: 'glitch-once',
+      embed: async (texts) => {
+        const vectors = [...(inner.embed(texts) as readonly EmbeddingVector[])];
+        if (glitch) vectors[0] = [1, 2];
+        glitch = false;
+        return vectors;
+      },
+    };
+    const errors: unknown[] = [];
+    const factory = createHybridRanker({ embedder, weight: 0.5, onError: (error) => errors.push(error) });
+    const ranker = factory(tools);
+    expect(await ranker.search('umbrella', { topK: 1 })).toEqual([]);
+    expect(errors).toHaveLength(1);
+    // The next search embeds the catalog again, and fuses; so does another catalog of the factory.
+    expect((await ranker.search('umbrella', { topK: 1 }))[0]!.name).toBe('get_forecast');
+    expect((await factory([...tools].reverse()).search('umbrella', { topK: 1 }))[0]!.name).toBe(
+      'get_forecast',
+    );
+    expect(errors).toHaveLength(1);
   });
 
   it('starts no timer for a synchronous embedder or a prompt asynchronous one', async () => {

@@ -544,8 +544,11 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
   const accept = (vectors: unknown, count: number): readonly EmbeddingVector[] => {
     const checked = checkVectors(vectors, count, knownDimensions);
     if (knownDimensions === undefined && checked.length > 0) {
+      // Learnt only from an answer whose vectors all have one length: one glitched vector,
+      // learnt, would have every right answer refused for the life of the factory.
+      const agreed = checkVectors(checked, count, checked[0]!.length);
       knownDimensions = checked[0]!.length;
-      return checkVectors(checked, count, knownDimensions);
+      return agreed;
     }
     return checked;
   };
