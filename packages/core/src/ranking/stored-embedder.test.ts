@@ -386,6 +386,51 @@ describe('createStoredEmbedder', () => {
     expect(store.log.filter((line) => line.startsWith('set'))).toEqual([]);
   });
 
+  it('learns the length only from a batch that agrees on it: one glitched first vector does not stop the store for good', async () => {
+    const store = spyStore();
+    let glitch = true;
+    const calls: string[][] = [];
+    const embedder: Embedder = {
+      id: 'api:model-1',
+      async embed(texts) {
+        calls.push([...texts]);
+        const vectors = texts.map((text) => textVector(text));
+        // The first answer's first vector is cut short (a provider's glitch).
+        if (glitch) vectors[0] = [1, 2];
+        glitch = false;
+        return vectors;
+      },
+    };
+    const stored = createStoredEmbedder({ embedder, store });
+    const texts = ['alpha', 'beta', 'gamma'];
+    expect((await stored.embed(texts))[0]).toEqual([1, 2]);
+    // Nothing of a batch that does not agree on one length is kept.
+    expect(store.log.filter((line) => line.startsWith('set'))).toEqual([]);
+    const asFloat32 = (vectors: readonly EmbeddingVector[]) => asArrays(vectors).map(float32);
+    expect(asFloat32(await stored.embed(texts))).toEqual(texts.map((text) => float32(textVector(text))));
+    expect(asFloat32(await stored.embed(texts))).toEqual(texts.map((text) => float32(textVector(text))));
+    // The second call learnt the true length and kept every vector: the third sent nothing.
+    expect(calls).toEqual([texts, texts]);
+    expect(store.log.filter((line) => line.startsWith('set'))).toEqual(['set api:model-1 alpha|beta|gamma']);
+  });
+
+  it('does not hand the store a value that is finite as a double but not as float32 (1e39): the rest of the batch is kept', async () => {
+    const errors: unknown[] = [];
+    const store = spyStore();
+    const stored = createStoredEmbedder({
+      embedder: {
+        id: 'api',
+        dimensions: 2,
+        embed: async (texts) => texts.map((text) => (text === 'huge' ? [1e39, 1] : [text.length, 1])),
+      },
+      store,
+      onError: (error) => errors.push(error),
+    });
+    await stored.embed(['a', 'huge', 'ccc']);
+    expect(errors).toEqual([]);
+    expect(store.log.filter((line) => line.startsWith('set'))).toEqual(['set api a|ccc']);
+  });
+
   it('survives an onError that throws', async () => {
     const store: VectorStore = { get: () => Promise.reject(new Error('down')), set: () => {} };
     const stored = createStoredEmbedder({

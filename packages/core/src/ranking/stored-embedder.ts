@@ -48,9 +48,9 @@ function finiteFloat32(vector: EmbeddingVector | undefined | null): Float32Array
   }
   const copy = new Float32Array(length);
   for (let index = 0; index < length; index++) {
-    const value = Number(vector![index]);
-    if (!Number.isFinite(value)) return undefined;
-    copy[index] = value;
+    copy[index] = Number(vector![index]);
+    // Checked as float32: a value past its range (1e39, finite as a double) becomes Infinity.
+    if (!Number.isFinite(copy[index]!)) return undefined;
   }
   return copy;
 }
@@ -201,7 +201,11 @@ export function createStoredEmbedder(options: StoredEmbedderOptions): Embedder {
     }
   };
 
-  /** The embedder's vectors of `texts`, checked for count, with the length learnt from them. */
+  /**
+   * The embedder's vectors of `texts`, checked for count, with the length learnt from them:
+   * only when every one is finite and of one length (one glitched vector, learnt, would keep
+   * every right one out of the store for the life of the process).
+   */
   const embedMissing = async (texts: readonly string[]): Promise<readonly EmbeddingVector[]> => {
     const vectors = await embedder.embed(texts);
     if (!Array.isArray(vectors) || vectors.length !== texts.length) {
@@ -211,8 +215,9 @@ export function createStoredEmbedder(options: StoredEmbedderOptions): Embedder {
       );
     }
     if (dimensions === undefined) {
-      const length = (vectors[0] as { length?: unknown } | undefined)?.length;
-      if (typeof length === 'number' && length > 0) dimensions = length;
+      const lengths = new Set(vectors.map((vector) => finiteFloat32(vector)?.length));
+      const [length] = lengths;
+      if (lengths.size === 1 && length !== undefined) dimensions = length;
     }
     return vectors;
   };
