@@ -193,6 +193,37 @@ describe('createAiSdkEmbedder', () => {
     expect(model.doEmbedCalls).toHaveLength(2);
   });
 
+  it('does not keep a later batch of another length than the first (a single request cut short): the ranker fuses again', async () => {
+    let glitch = false;
+    const model = new MockEmbeddingModelV4({
+      provider: 'mock-provider',
+      modelId: 'mock-embedding',
+      maxEmbeddingsPerCall: 100,
+      doEmbed: async ({ values }) => {
+        const embeddings = values.map((value) => vectorOf(String(value)));
+        // One answer cut short: a batch of one text has no other vector to disagree with.
+        if (glitch) embeddings[0] = embeddings[0]!.slice(0, 2);
+        glitch = false;
+        return { embeddings, warnings: [] };
+      },
+    });
+    const errors: unknown[] = [];
+    const index = createHybridRanker({
+      embedder: createAiSdkEmbedder({ model }),
+      onError: (error) => errors.push(error),
+    })(tools);
+    expect((await index.search('forecast'))[0]?.name).toBe('get_forecast');
+    glitch = true;
+    expect(await index.search('rain')).toEqual([]);
+    expect((await index.search('rain'))[0]?.name).toBe('get_forecast');
+    expect(errors).toHaveLength(1);
+    expect(model.doEmbedCalls.map((call) => call.values).slice(1)).toEqual([
+      ['forecast'],
+      ['rain'],
+      ['rain'],
+    ]);
+  });
+
   it('lets the ranker fuse again after one broken vector: it is reported once, not kept for good', async () => {
     let glitch = true; // the provider answers one call with an empty vector, then recovers
     const model = new MockEmbeddingModelV4({
@@ -321,6 +352,46 @@ describe('createAiSdkEmbedder', () => {
     const results = await ranker.search('send email', { topK: 1 });
     expect(results[0]?.name).toBe('send_email');
     expect(errors.length).toBeGreaterThan(0);
+  });
+
+  it('sends a stalled text again when the ranker re-sends it after a minute, instead of sharing the call that never settles', async () => {
+    const clock = createFakeClock();
+    let stalled = false;
+    // The first call (the catalog's texts) never settles: a dead connection.
+    const model = new MockEmbeddingModelV4({
+      provider: 'mock-provider',
+      modelId: 'mock-embedding',
+      maxEmbeddingsPerCall: 100,
+      doEmbed: async ({ values }) => {
+        if (!stalled) {
+          stalled = true;
+          return new Promise<never>(() => {});
+        }
+        return { embeddings: values.map((value) => vectorOf(String(value))), warnings: [] };
+      },
+    });
+    const errors: unknown[] = [];
+    const index = createHybridRanker({
+      embedder: createStoredEmbedder({
+        embedder: createAiSdkEmbedder({ model, clock }),
+        store: createMemoryVectorStore(),
+        clock,
+      }),
+      timeoutMs: 100,
+      clock,
+      onError: (error) => errors.push(error),
+    })(tools);
+    const first = index.search('rain');
+    await clock.advanceAsync(100);
+    expect(await first).toEqual([]);
+    await clock.advanceAsync(60_000);
+    const second = index.search('rain');
+    await clock.advanceAsync(100);
+    // The ranker gave up on the stalled call and sent its texts again: they reach the model.
+    expect((await second)[0]?.name).toBe('get_forecast');
+    expect(model.doEmbedCalls).toHaveLength(3);
+    expect(model.doEmbedCalls[1]!.values).toEqual(model.doEmbedCalls[0]!.values);
+    expect(errors).toHaveLength(1);
   });
 
   it('keeps a generateText step going when the embedding model stalls: search_tools answers lexically after timeoutMs', async () => {

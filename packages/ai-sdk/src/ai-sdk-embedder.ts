@@ -1,4 +1,11 @@
-import { type Embedder, settingsIdPart, sizeOption, ToolSearchError } from '@tool-search/core';
+import {
+  type Clock,
+  type Embedder,
+  settingsIdPart,
+  sizeOption,
+  systemClock,
+  ToolSearchError,
+} from '@tool-search/core';
 import { type EmbeddingModel, embedMany } from 'ai';
 
 type EmbedManyOptions = Parameters<typeof embedMany>[0];
@@ -34,9 +41,20 @@ export interface AiSdkEmbedderOptions {
    * embedding for both.
    */
   readonly queryProviderOptions?: EmbedManyOptions['providerOptions'];
+  /**
+   * The clock that times a call in flight (default: the system clock): a text whose call has
+   * not answered within a minute is sent again when asked for, not left waiting on it.
+   */
+  readonly clock?: Clock;
 }
 
 const DEFAULT_CACHE_SIZE = 1_000;
+/**
+ * A call unanswered this long is no longer shared: its texts, asked for again, are sent again
+ * (the hybrid ranker sends again what it has waited this long for; a call that never settles,
+ * a dead connection, must not hold them for good).
+ */
+const STALE_CALL_MS = 60_000;
 
 function modelId(model: EmbeddingModel): string {
   if (typeof model === 'string') return model;
@@ -45,8 +63,8 @@ function modelId(model: EmbeddingModel): string {
 
 /**
  * Whether each of a batch's vectors is fit to keep: non-empty, every value finite (as float32),
- * and of the batch's length: `dimensions` when given, else the length that more than half of
- * the batch's finite vectors share (none, when no length does).
+ * and of the batch's length: `dimensions` when given (or learnt), else the length that more
+ * than half of the batch's finite vectors share (none, when no length does).
  */
 function fitVectors(vectors: readonly Float32Array[], dimensions: number | undefined): boolean[] {
   const finite = vectors.map((vector) => vector.length > 0 && vector.every(Number.isFinite));
@@ -82,12 +100,26 @@ export function createAiSdkEmbedder(options: AiSdkEmbedderOptions): Embedder {
   }
   const { model, dimensions } = options;
   const cacheSize = sizeOption(options.cacheSize, 'cacheSize', DEFAULT_CACHE_SIZE);
+  const clock = options.clock ?? systemClock;
+  if (typeof clock !== 'object' || clock === null || typeof clock.now !== 'function') {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      'createAiSdkEmbedder: clock must be an object with a now() method (systemClock, createFakeClock())',
+    );
+  }
   const id =
     options.id ??
     `ai-sdk:${modelId(model)}${dimensions === undefined ? '' : `:${dimensions}`}${settingsIdPart('providerOptions', options.providerOptions)}`;
   /**
+   * The length of the vectors kept: `dimensions`, else that of the first batch with a length
+   * most of it shares. A later vector of another length (one request's answer cut short, a
+   * batch of one with nothing to disagree with) is returned but not kept.
+   */
+  let keptLength = dimensions;
+  /**
    * Embeds through `embedMany` with `providerOptions`, keeping up to `cacheSize` vectors by
-   * text (least recently used forgotten first) and sending a text being embedded only once.
+   * text (least recently used forgotten first) and sending a text being embedded only once
+   * (while its call is younger than a minute: asked for later, it is sent again).
    * A vector unfit to use (empty, a value not finite, another length than the batch's) is
    * returned, so the ranker reports it, but not kept: the next call asks the model again.
    */
@@ -96,7 +128,7 @@ export function createAiSdkEmbedder(options: AiSdkEmbedderOptions): Embedder {
   ): ((texts: readonly string[]) => Promise<Float32Array[]>) => {
     /** Least recently used first. */
     const cache = new Map<string, Float32Array>();
-    const inFlight = new Map<string, Promise<Float32Array>>();
+    const inFlight = new Map<string, { readonly vector: Promise<Float32Array>; readonly since: number }>();
 
     const remember = (text: string, vector: Float32Array): void => {
       cache.delete(text);
@@ -121,13 +153,19 @@ export function createAiSdkEmbedder(options: AiSdkEmbedderOptions): Embedder {
           );
         }
         const vectors = embeddings.map((embedding) => Float32Array.from(embedding));
-        return { vectors, fit: fitVectors(vectors, dimensions) };
+        const fit = fitVectors(vectors, keptLength);
+        if (keptLength === undefined) {
+          const first = fit.indexOf(true);
+          if (first >= 0) keptLength = vectors[first]!.length;
+        }
+        return { vectors, fit };
       });
+      const since = clock.now();
       texts.forEach((text, position) => {
         const vector = call.then(({ vectors }) => vectors[position]!);
-        inFlight.set(text, vector);
+        inFlight.set(text, { vector, since });
         const settle = (): void => {
-          if (inFlight.get(text) === vector) inFlight.delete(text);
+          if (inFlight.get(text)?.vector === vector) inFlight.delete(text);
         };
         call.then(({ vectors, fit }) => {
           settle();
@@ -139,9 +177,14 @@ export function createAiSdkEmbedder(options: AiSdkEmbedderOptions): Embedder {
     return async (texts) => {
       if (!Array.isArray(texts))
         throw new ToolSearchError('INVALID_INPUT', 'embed expects an array of texts');
+      const now = clock.now();
       const missing = [
         ...new Set(
-          texts.filter((text) => !cache.has(String(text)) && !inFlight.has(String(text))).map(String),
+          texts.map(String).filter((text) => {
+            if (cache.has(text)) return false;
+            const on = inFlight.get(text);
+            return on === undefined || now - on.since >= STALE_CALL_MS;
+          }),
         ),
       ];
       if (missing.length > 0) request(missing);
@@ -153,7 +196,7 @@ export function createAiSdkEmbedder(options: AiSdkEmbedderOptions): Embedder {
             remember(text, known);
             return known;
           }
-          return inFlight.get(text)!;
+          return inFlight.get(text)!.vector;
         }),
       );
     };
