@@ -1,9 +1,10 @@
 import {
   type Clock,
+  clockOption,
   type Embedder,
+  STALE_EMBEDDING_MS,
   settingsIdPart,
   sizeOption,
-  systemClock,
   ToolSearchError,
 } from '@tool-search/core';
 import { type EmbeddingModel, embedMany } from 'ai';
@@ -49,12 +50,6 @@ export interface AiSdkEmbedderOptions {
 }
 
 const DEFAULT_CACHE_SIZE = 1_000;
-/**
- * A call unanswered this long is no longer shared: its texts, asked for again, are sent again
- * (the hybrid ranker sends again what it has waited this long for; a call that never settles,
- * a dead connection, must not hold them for good).
- */
-const STALE_CALL_MS = 60_000;
 
 function modelId(model: EmbeddingModel): string {
   if (typeof model === 'string') return model;
@@ -100,13 +95,7 @@ export function createAiSdkEmbedder(options: AiSdkEmbedderOptions): Embedder {
   }
   const { model, dimensions } = options;
   const cacheSize = sizeOption(options.cacheSize, 'cacheSize', DEFAULT_CACHE_SIZE);
-  const clock = options.clock ?? systemClock;
-  if (typeof clock !== 'object' || clock === null || typeof clock.now !== 'function') {
-    throw new ToolSearchError(
-      'INVALID_OPTIONS',
-      'createAiSdkEmbedder: clock must be an object with a now() method (systemClock, createFakeClock())',
-    );
-  }
+  const clock = clockOption(options.clock, 'createAiSdkEmbedder');
   const id =
     options.id ??
     `ai-sdk:${modelId(model)}${dimensions === undefined ? '' : `:${dimensions}`}${settingsIdPart('providerOptions', options.providerOptions)}`;
@@ -183,7 +172,7 @@ export function createAiSdkEmbedder(options: AiSdkEmbedderOptions): Embedder {
           texts.map(String).filter((text) => {
             if (cache.has(text)) return false;
             const on = inFlight.get(text);
-            return on === undefined || now - on.since >= STALE_CALL_MS;
+            return on === undefined || now - on.since >= STALE_EMBEDDING_MS;
           }),
         ),
       ];

@@ -1,7 +1,7 @@
 export { abortable } from './abortable';
 export type { RejectedToolReason } from './catalog';
 export { isWellFormedText } from './catalog';
-export { MAX_TIMER_DELAY_MS, systemClock } from './clock';
+export { clockOption, MAX_TIMER_DELAY_MS, systemClock } from './clock';
 export type { ReceiptSigner } from './context-state';
 export {
   activatedNames,
@@ -30,7 +30,7 @@ export {
 export type { Embedder, EmbeddingVector } from './ranking/embedder';
 export { settingsHash, settingsIdPart } from './ranking/embedder';
 export type { HybridRankerOptions } from './ranking/hybrid-ranker';
-export { createHybridRanker } from './ranking/hybrid-ranker';
+export { createHybridRanker, STALE_EMBEDDING_MS } from './ranking/hybrid-ranker';
 export type { FieldWeights, KeywordRanker, KeywordRankerOptions } from './ranking/keyword-ranker';
 export { createKeywordRanker } from './ranking/keyword-ranker';
 export { splitClauses } from './ranking/split-clauses';

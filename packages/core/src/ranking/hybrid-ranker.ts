@@ -82,9 +82,10 @@ const DEFAULT_TIMEOUT_MS = 2_000;
 /**
  * An embedding call unanswered after this long (or after `timeoutMs`, when longer) is given up
  * on: the next search that needs its texts sends them again. Its answer, should it come, is
- * still kept.
+ * still kept. An embedder that shares calls in flight (`createAiSdkEmbedder`) stops sharing one
+ * as old, so that the texts sent again reach the model.
  */
-const STALE_EMBEDDING_MS = 60_000;
+export const STALE_EMBEDDING_MS = 60_000;
 /** Lexical results fused per search (at least). */
 const LEXICAL_CANDIDATES = 30;
 /** Tools added per search for their similarity alone (at least). */
