@@ -9,7 +9,7 @@ import { describeVectorStoreContract } from '@tool-search/core/testing';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ageKeys } from '../test/age-keys';
-import { closeClients, connectClient, type TestClient } from '../test/clients';
+import { closeClients, connectClient, type TestClient, whenDown } from '../test/clients';
 import { expectCode } from '../test/expect-code';
 import { createRedisStore, DEFAULT_KEY_PREFIX } from './redis-store';
 import {
@@ -492,6 +492,7 @@ describe('createRedisVectorStore behind createStoredEmbedder and the hybrid rank
     const down = await startRedisServer();
     const downClient = await connectClient(down.url);
     await down.stop();
+    await whenDown(downClient);
     const errors: unknown[] = [];
     const { embedder, sent } = api();
     const ranker = createHybridRanker({

@@ -37,3 +37,17 @@ export function whenReady(client: TestClient, ms = 10_000): Promise<void> {
     });
   });
 }
+
+/**
+ * Resolves once the client has noticed that its server is gone (it is no longer ready), or fails
+ * after `ms`. Right after a server stops, the client may not know yet: a command sent then waits
+ * in node-redis's offline queue until the store's bound (STORE_TIMEOUT) instead of failing at
+ * once (STORE_UNAVAILABLE).
+ */
+export async function whenDown(client: TestClient, ms = 5_000): Promise<void> {
+  const started = performance.now();
+  while (client.isReady) {
+    if (performance.now() - started > ms) throw new Error(`client still ready after ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
