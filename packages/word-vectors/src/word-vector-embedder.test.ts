@@ -74,6 +74,17 @@ describe('createWordVectorEmbedder', () => {
     expect(embedder.id).toContain(':glued');
   });
 
+  it('reads a word with an invisible character inside it, or a letter that has no decomposition, as the word', () => {
+    // A soft hyphen or zero-width space (text copied from a web page) no longer splits a word
+    // into two unknown or wrong ones, and æ, ø, ł, ß read as ae, o, l, ss, as accents are read.
+    expect(
+      cosine(embed('e\u00admail the wea\u200bther re\u2060port'), embed('email the weather report')),
+    ).toBeGreaterThan(0.999);
+    expect(cosine(embed('Æsthetic design'), embed('aesthetic design'))).toBeGreaterThan(0.999);
+    // Texts with such words embed unlike before: vectors cached under the old id are not reused.
+    expect(embedder.id).toContain(':folded');
+  });
+
   it('weighs words by rarity: function words barely move a text', () => {
     const padded = 'the weather of the city and the forecast for it';
     const core = 'weather city forecast';

@@ -260,8 +260,9 @@ export function createWordVectorEmbedder(given?: WordVectorEmbedderOptions | nul
   };
 
   return {
-    // `glued`: glued words are split (their texts' vectors differ from the ids before it).
-    id: `word-vectors:${DATA_NAME}:sif=${smoothing}:glued${removeCommonDirection ? '' : ':keep-common'}`,
+    // `glued`: glued words are split; `folded`: invisible characters inside words are dropped
+    // and letters such as æ, ø, ł, ß folded (texts with either embed unlike under the ids before).
+    id: `word-vectors:${DATA_NAME}:sif=${smoothing}:glued:folded${removeCommonDirection ? '' : ':keep-common'}`,
     get dimensions() {
       return texts.model().table.dimensions;
     },

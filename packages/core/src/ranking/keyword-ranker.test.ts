@@ -130,6 +130,21 @@ describe('keyword ranker: names, languages, multi-part requests', () => {
     expect(first('北京明天的天气预报')).toBe('cityWeatherCn');
   });
 
+  it('finds a tool in its own script whatever the case, diacritics or invisible characters of either', () => {
+    const ranker = createKeywordRanker([
+      { name: 'lights', description: 'Işıkları aç veya kapat' },
+      { name: 'timetable', description: 'Rozkład jazdy tramwajów w Łodzi' },
+      { name: 'weather', description: 'توقعات الطقس للمدينة' },
+      { name: 'mailer', description: 'Send an e\u00admail to a con\u200btact' },
+      { name: 'other', description: 'Something else entirely' },
+    ]);
+    const top = (query: string) => ranker.search(query, { topK: 1 })[0]?.name;
+    expect(top('IŞIKLARI')).toBe('lights');
+    expect(top('rozklad lodzi')).toBe('timetable');
+    expect(top('الطَّقْس')).toBe('weather');
+    expect(top('email contact')).toBe('mailer');
+  });
+
   it('returns tools for every part of a multi-part request', () => {
     const query = 'find flights to Rome and convert 200 euros to dollars';
     const top = names(query, 3);

@@ -43,6 +43,39 @@ describe('tokenize', () => {
     expect(tokenize('pronóstico del tiempo')).toEqual(['pronostico', 'del', 'tiempo']);
   });
 
+  it('reads a word the same with or without invisible format characters inside it', () => {
+    // Soft hyphens, zero-width spaces and joiners, word joiners and BOMs come with text copied
+    // from web pages and documents; they are invisible, and must not split a word in two.
+    expect(tokenize('e\u00admail')).toEqual(['email']);
+    expect(tokenize('wea\u200bther fore\u2060cast')).toEqual(['weather', 'forecast']);
+    expect(tokenize('\ufeffsend\u200d mail\u200c')).toEqual(['send', 'mail']);
+    // Persian writes a zero-width non-joiner inside words; people often leave it out.
+    expect(tokenize('می\u200cخواهم')).toEqual(tokenize('میخواهم'));
+    // A Hangul filler is an invisible letter: no word of its own.
+    expect(tokenize('\u3164 weather')).toEqual(['weather']);
+  });
+
+  it('reads a word the same in any case: Turkish dotless i, sharp s, final sigma', () => {
+    expect(tokenize('IŞIK')).toEqual(tokenize('ışık'));
+    expect(tokenize('İSTANBUL ışık')).toEqual(['istanbul', 'isik']);
+    expect(tokenize('STRASSE Straße STRAẞE')).toEqual(['strasse', 'strasse', 'strasse']);
+    expect(tokenize('ΚΑΙΡΟΣ')).toEqual(tokenize('καιροσ'));
+  });
+
+  it('folds the Latin letters that have no decomposition as it folds accents', () => {
+    expect(tokenize('Łódź Wrocław')).toEqual(['lodz', 'wroclaw']);
+    expect(tokenize('København Tromsø')).toEqual(['kobenhavn', 'tromso']);
+    expect(tokenize('Đà Nẵng')).toEqual(['da', 'nang']);
+    expect(tokenize('Æsir œuvre þing')).toEqual(['aesir', 'oeuvre', 'thing']);
+  });
+
+  it('reads Arabic and Hebrew words the same with or without their vowel marks', () => {
+    expect(tokenize('الطَّقْس')).toEqual(tokenize('الطقس'));
+    expect(tokenize('الطــقس')).toEqual(tokenize('الطقس')); // tatweel (kashida) stretches a word
+    expect(tokenize('أحمد إلى آخر')).toEqual(tokenize('احمد الى اخر'));
+    expect(tokenize('מֶזֶג אֲוִויר')).toEqual(tokenize('מזג אוויר'));
+  });
+
   it('splits Chinese and Japanese into characters and bigrams', () => {
     expect(tokenize('天气预报')).toEqual(['天', '天气', '气', '气预', '预', '预报', '报']);
     expect(tokenize('查询天气 weather')).toEqual(['查', '查询', '询', '询天', '天', '天气', '气', 'weather']);

@@ -4,26 +4,64 @@
  * - Identifiers are split into words: camelCase, PascalCase, ACRONYMWords, letter/digit
  *   boundaries, and every non-letter separator (`_`, `-`, `.`, `/`, spaces...).
  * - Text is folded: lowercased, compatibility forms unified (NFKD: full-width letters,
- *   ligatures) and Latin accents removed (`café` → `cafe`), then recomposed (NFC) so that
- *   Hangul and kana keep their composed forms.
+ *   ligatures) and accents removed (`café` → `cafe`; Arabic and Hebrew vowel marks too), then
+ *   recomposed (NFC) so that Hangul and kana keep their composed forms. Latin letters that do
+ *   not decompose are folded as accented ones are (`ł` → `l`, `ø` → `o`, `ß` → `ss`, Turkish
+ *   `ı` → `i`, so that `IŞIK` and `ışık` are one word), and invisible format characters (soft
+ *   hyphens, zero-width spaces and joiners) are dropped, so they never split a word.
  * - Scripts written without spaces: Han, Hiragana and Katakana runs become single characters
  *   plus overlapping bigrams (the CJK bigram scheme of classic search engines); Hangul words
  *   keep the whole word plus bigrams, since Korean particles attach to words; Thai, Lao, Khmer
  *   and Myanmar runs go through the platform's word segmenter (`Intl.Segmenter`).
  */
 
-/** Combining diacritical marks (U+0300–U+036F): the accents of Latin, Greek and Cyrillic. */
-const ACCENTS = /[\u0300-\u036f]/g;
+/**
+ * The marks a folded word goes without: combining diacritical marks (U+0300–U+036F, the accents
+ * of Latin, Greek and Cyrillic), Hebrew points and cantillation, Arabic vowel marks (harakat,
+ * and the hamza and madda that NFKD splits off `أ`, `إ`, `آ`), Quranic annotation signs, and the
+ * Arabic tatweel that stretches a word. Each is written in some texts and left out in others.
+ */
+const ACCENTS =
+  /[\u0300-\u036f\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u0610-\u061a\u0640\u064b-\u065f\u0670\u06d6-\u06dc\u06df-\u06e4\u06e7\u06e8\u06ea-\u06ed]/g;
+/**
+ * Lowercase letters that no decomposition folds, written as ASCII (as Lucene's ASCII folding
+ * does), and the final sigma as σ (as Unicode case folding does): `IŞIK` folds to `isik`
+ * and `ışık` must match it, `STRASSE` and `straße` are one word, and `Łódź` is typed `Lodz`.
+ */
+const LETTER_FOLDS: Readonly<Record<string, string>> = {
+  ı: 'i',
+  ß: 'ss',
+  ł: 'l',
+  ø: 'o',
+  đ: 'd',
+  ħ: 'h',
+  ŧ: 't',
+  æ: 'ae',
+  œ: 'oe',
+  þ: 'th',
+  ð: 'd',
+  ς: 'σ',
+};
+const FOLDED_LETTERS = /[ıßłøđħŧæœþðς]/g;
+/** {@link FOLDED_LETTERS} without the global flag: whether a text has any (no replace without). */
+const FOLDED_LETTER = /[ıßłøđħŧæœþðς]/;
+const foldLetter = (letter: string): string => LETTER_FOLDS[letter]!;
+/**
+ * Invisible characters that are no part of the text's words (Unicode's default-ignorable code
+ * points: soft hyphen, zero-width space, non-joiner and joiner, word joiner, BOM, bidi controls,
+ * variation selectors, Hangul fillers), and the keycap mark of `5️⃣`. Text copied from web
+ * pages and documents has them inside words, where they would split a word in two; the
+ * variation selector after an emoji (U+FE0F in ☀️, ⚡️) would glue it to the next word (⚡️Fast).
+ */
+const INVISIBLES = /\p{Default_Ignorable_Code_Point}|\u20E3/gu;
+/** {@link INVISIBLES} without the global flag: whether a text has any (no replace without). */
+const INVISIBLE = /\p{Default_Ignorable_Code_Point}|\u20E3/u;
 /**
  * A word: a letter or digit, then letters, digits and the combining marks inside them. A mark
  * alone is no word: the variation selector after an emoji (U+FE0F in ☀️, ⚡️) would otherwise
  * be one, shared by every text with such an emoji, or glued to the next word (⚡️Fast).
  */
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu;
-/** The marks that make a character an emoji (variation selectors, the keycap of 5️⃣): not text. */
-const EMOJI_MARKS = /[\uFE00-\uFE0F\u20E3\u{E0100}-\u{E01EF}]/gu;
-/** {@link EMOJI_MARKS} without the global flag: whether a text has any (no replace without). */
-const EMOJI_MARK = /[\uFE00-\uFE0F\u20E3\u{E0100}-\u{E01EF}]/u;
 /** Whether a text may have a possessive at all (no replace without). */
 const APOSTROPHE = /['’]/;
 /** Identifier boundaries inside a word (before normalisation, while case is still known). */
@@ -36,11 +74,15 @@ const SEGMENTED_SCRIPT = /[\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Scrip
 const CJK_RUNS = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc]+)/u;
 
 /**
- * Lowercases and folds a text: compatibility forms unified, Latin accents removed.
- * Idempotent: `normalizeText(normalizeText(x)) === normalizeText(x)`.
+ * Lowercases and folds a text: compatibility forms unified, accents removed, Latin letters
+ * without a decomposition folded (`ł` → `l`, `ß` → `ss`, `ı` → `i`), invisible format
+ * characters dropped. Idempotent: `normalizeText(normalizeText(x)) === normalizeText(x)`.
  */
 export function normalizeText(text: string): string {
-  return text.toLowerCase().normalize('NFKD').replace(ACCENTS, '').normalize('NFC').toLowerCase();
+  // Invisibles go first: dropped after recomposition, they could leave characters that compose.
+  const visible = INVISIBLE.test(text) ? text.replace(INVISIBLES, '') : text;
+  const folded = visible.toLowerCase().normalize('NFKD').replace(ACCENTS, '').normalize('NFC').toLowerCase();
+  return FOLDED_LETTER.test(folded) ? folded.replace(FOLDED_LETTERS, foldLetter) : folded;
 }
 
 /** What every boundary of {@link CAMEL_BOUNDARY} needs: an uppercase letter or a digit. */
@@ -239,8 +281,8 @@ export function tokenizeUnicode(text: string): string[] {
   const out: string[] = [];
   let cleaned = text.normalize('NFC');
   // Most texts have neither: no replace (a pass over the text and a copy of it) without.
+  if (INVISIBLE.test(cleaned)) cleaned = cleaned.replace(INVISIBLES, '');
   if (APOSTROPHE.test(cleaned)) cleaned = cleaned.replace(POSSESSIVE, '');
-  if (EMOJI_MARK.test(cleaned)) cleaned = cleaned.replace(EMOJI_MARKS, '');
   for (const word of cleaned.match(WORD) ?? []) {
     for (const part of splitIdentifier(word)) {
       for (const normalised of normalizeText(part).match(WORD) ?? []) pushWord(normalised, out);
