@@ -18,9 +18,9 @@ export interface Catalog<TTool = unknown> {
   byName(name: string): CatalogEntry<TTool> | undefined;
   /** Exact alias → its tool. */
   byAlias(name: string): CatalogEntry<TTool> | undefined;
-  /** Case-insensitive canonical name, when exactly one tool has it. */
+  /** Canonical name in any case and normalisation form (NFC/NFD), when exactly one tool has it. */
   byFoldedName(name: string): CatalogEntry<TTool> | undefined;
-  /** Whether any tool (one or more) has this canonical name in some case. */
+  /** Whether any tool (one or more) has this canonical name in some case or normalisation form. */
   hasFoldedName(name: string): boolean;
   /** Canonical names (for suggestions). */
   names(): Iterable<string>;
@@ -53,6 +53,16 @@ function describeName(name: unknown): string {
  */
 export function isWellFormedText(text: string): boolean {
   return (text as string & { isWellFormed(): boolean }).isWellFormed();
+}
+
+/**
+ * The key a name typed by a model is matched on when no tool has it exactly: lowercase and
+ * composed (NFC), so `GETWEATHER` finds `getWeather` and a composed `café` finds a tool whose
+ * name is decomposed (made from a macOS file name). Only a key that one tool has finds it, and
+ * the tool is then known, filtered and loaded by its canonical name.
+ */
+function foldName(name: string): string {
+  return name.toLowerCase().normalize('NFC');
 }
 
 /**
@@ -204,7 +214,7 @@ export function buildCatalog<TTool>(
 
   const folded = new Map<string, CatalogEntry<TTool> | null>();
   for (const [name, entry] of byName) {
-    const key = name.toLowerCase();
+    const key = foldName(name);
     folded.set(key, folded.has(key) ? null : entry);
   }
 
@@ -215,8 +225,8 @@ export function buildCatalog<TTool>(
     size: entries.length,
     byName: (name) => byName.get(name),
     byAlias: (name) => byAlias.get(name),
-    byFoldedName: (name) => folded.get(name.toLowerCase()) ?? undefined,
-    hasFoldedName: (name) => folded.has(name.toLowerCase()),
+    byFoldedName: (name) => folded.get(foldName(name)) ?? undefined,
+    hasFoldedName: (name) => folded.has(foldName(name)),
     names: () => byName.keys(),
     ranker() {
       if (!ranker) {

@@ -855,6 +855,39 @@ describe('tool names', () => {
     });
   });
 
+  it('accepts a name in another Unicode normalisation form (NFC for NFD), under the canonical name and its policy', async () => {
+    // A name made from a macOS file name is decomposed (NFD); a model writes it composed (NFC),
+    // and a "did you mean" naming what looks like the same name would only make it loop.
+    const decomposed = 'cafe\u0301_order';
+    const composed = 'caf\u00e9_order';
+    const asked: string[] = [];
+    const { engine } = harness({
+      catalog: [entry(decomposed), entry('Re\u0301sume\u0301'), entry('secret')],
+      filter: ({ toolName }) => {
+        asked.push(toolName);
+        return toolName !== 'Re\u0301sume\u0301';
+      },
+    });
+    const request = engine.startRequest({ threadId: 't' });
+    expect(await request.loadTool({ toolName: composed })).toMatchObject({
+      success: true,
+      toolName: decomposed,
+      loaded: [decomposed],
+    });
+    expect(asked).toEqual([decomposed]);
+    // The filter decides on the canonical name: another form of a refused name is refused too.
+    expect(await request.loadTool({ toolName: 'R\u00e9sum\u00e9' })).toMatchObject({
+      success: false,
+      notFound: ['R\u00e9sum\u00e9'],
+    });
+    expect(await request.loadTool({ toolName: 'RÉSUMÉ' })).toMatchObject({ success: false });
+    // A tool in each form: the forms are two names, and neither is taken for the other.
+    const { engine: both } = harness({ catalog: [entry(decomposed), entry(composed)] });
+    const twice = both.startRequest({ threadId: 't' });
+    expect(await twice.loadTool({ toolName: composed })).toMatchObject({ success: true, toolName: composed });
+    expect(await twice.loadTool({ toolName: 'CAF\u00c9_ORDER' })).toMatchObject({ success: false });
+  });
+
   it('takes a name in another case for no tool when a request tool and a static tool both have it', async () => {
     const { engine } = harness({ catalog: [entry('gamma'), entry('other')] });
     const request = engine.startRequest({ threadId: 't', requestTools: [entry('Gamma', { owner: 'mcp' })] });
