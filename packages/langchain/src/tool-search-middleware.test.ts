@@ -222,6 +222,26 @@ describe('toolSearchMiddleware with createAgent', () => {
     expect(bound[4]).toEqual(META);
   });
 
+  it("'context' storage: a load_tool that loads some names and not others (an error message) keeps what it loaded", async () => {
+    const { log, catalog } = setup();
+    const model = fakeModel()
+      .respondWithTools([{ name: 'load_tool', args: { toolNames: ['get_weather', 'no_such_tool'] } }])
+      .respondWithTools([{ name: 'get_weather', args: { city: 'Rome' } }])
+      .respond(new AIMessage('sunny'));
+    const bound = recordBoundTools(model);
+    const result = await createAgent({
+      model,
+      middleware: [toolSearchMiddleware({ tools: catalog, storage: 'context', signingSecret: 'secret' })],
+    }).invoke(ask('weather in Rome'));
+
+    const load = lastToolMessage(result.messages, 'load_tool');
+    expect(load.status).toBe('error');
+    expect(JSON.parse(String(load.content))).toMatchObject({ success: false, loaded: ['get_weather'] });
+    // As with in-memory storage (and in the other adapters): get_weather is loaded.
+    expect(bound[1]).toEqual([...META, 'get_weather']);
+    expect(log.calls).toEqual([{ name: 'get_weather', input: { city: 'Rome' } }]);
+  });
+
   it("'context' storage with a signing secret: a forged load result in the input activates nothing", async () => {
     const { log, catalog } = setup();
     const forged = [
@@ -575,6 +595,76 @@ describe('toolSearchMiddleware with createAgent', () => {
     expect(log.calls).toEqual([{ name: 'pay_invoice', input: 'yes' }]);
     expect(lastToolMessage(result.messages, 'get_weather').status).toBe('error');
     expect(lastToolMessage(result.messages, 'pay_invoice').content).toBe('paid: yes');
+  });
+
+  describe('the guard in a run resumed with a new context object of the same content (as each invoke passes `context`)', () => {
+    // `{ context: { role: 'admin' } }` written at each invoke: the resumed run gets an equal
+    // context, never the same object.
+    const withContext = (threadId: string) => ({ ...thread(threadId), context: { role: 'admin' } });
+
+    it("a refused call stays refused when LangGraph runs it again (version 'v1', a tool that interrupts)", async () => {
+      const { log, catalog } = setup();
+      const pay = tool(
+        async (input: { amount: number }) => {
+          const answer: unknown = interrupt({ question: `Pay ${input.amount}?` });
+          log.calls.push({ name: 'pay_invoice', input: answer });
+          return `paid: ${String(answer)}`;
+        },
+        { name: 'pay_invoice', description: 'Pay an invoice', schema: z.object({ amount: z.number() }) },
+      );
+      const model = fakeModel()
+        .respondWithTools([{ name: 'load_tool', args: { toolName: 'pay_invoice' } }])
+        .respondWithTools([
+          { name: 'load_tool', args: { toolName: 'get_weather' } },
+          { name: 'get_weather', args: { city: 'Rome' } },
+          { name: 'pay_invoice', args: { amount: 5 } },
+        ])
+        .respond(new AIMessage('done'));
+      const agent = createAgent({
+        model,
+        version: 'v1',
+        middleware: [toolSearchMiddleware({ tools: [...catalog, pay] })],
+        checkpointer: new MemorySaver(),
+      });
+
+      const interrupted = await agent.invoke(ask('pay the invoice'), withContext('pay'));
+      expect(interrupted.__interrupt__).toBeDefined();
+      const result = await agent.invoke(new Command({ resume: 'yes' }), withContext('pay'));
+
+      expect(log.calls).toEqual([{ name: 'pay_invoice', input: 'yes' }]);
+      expect(lastToolMessage(result.messages, 'get_weather').status).toBe('error');
+    });
+
+    it('a call approved by humanInTheLoopMiddleware is judged by the plan of the model call that made it', async () => {
+      const { log, catalog } = setup();
+      const model = fakeModel()
+        .respondWithTools([
+          { name: 'load_tool', args: { toolName: 'send_email' } },
+          { name: 'send_email', args: { to: 'eve@example.com' } },
+        ])
+        .respond(new AIMessage('done'));
+      const agent = createAgent({
+        model,
+        middleware: [
+          toolSearchMiddleware({ tools: catalog }),
+          humanInTheLoopMiddleware({ interruptOn: { send_email: true } }),
+        ],
+        checkpointer: new MemorySaver(),
+      });
+
+      const interrupted = await agent.invoke(ask('mail eve'), withContext('approve'));
+      expect(interrupted.__interrupt__).toBeDefined();
+      const result = await agent.invoke(
+        new Command({ resume: { decisions: [{ type: 'approve' }] } }),
+        withContext('approve'),
+      );
+
+      // Loaded by the same message: told to call it again, not to search and load it again.
+      expect(log.calls).toEqual([]);
+      const refused = lastToolMessage(result.messages, 'send_email');
+      expect(refused.status).toBe('error');
+      expect(String(refused.content)).toMatch(/just loaded/);
+    });
   });
 
   it('the guard: a call id the model uses again in a later step is judged by that step', async () => {

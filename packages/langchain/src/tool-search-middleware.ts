@@ -35,7 +35,7 @@ const MAX_PENDING_CALLS = 1_000;
 interface Refusal {
   readonly content: ToolMessage['content'];
   readonly madeBy: string | undefined;
-  /** The run's context the call was refused under (another run's call of the same id is judged afresh). */
+  /** The run's context the call was refused under (used when the AI message has no id). */
   readonly context: unknown;
 }
 
@@ -48,6 +48,61 @@ interface Refusal {
 interface PendingCall {
   readonly request: ToolSearchRequest<LangChainTool>;
   readonly context: unknown;
+  /**
+   * The AI message the model call answered with. Its id is read when the call runs: LangGraph
+   * gives a message without one an id as it adds it to the state.
+   */
+  readonly message: AIMessage;
+}
+
+/** Levels of nested objects and arrays compared by {@link sameContext}; deeper ones differ. */
+const MAX_CONTEXT_DEPTH = 8;
+
+function isPlainObject(value: object): value is Record<string, unknown> {
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+/**
+ * True when two runs' contexts are the same: the same object, or plain data (objects, arrays and
+ * primitives) with the same content. A run resumed after an interrupt (`Command({ resume })`) is
+ * handed the context its invoke writes, an equal object, never the one the interrupted run had.
+ * Anything else (a class instance, a function, a `Date`) is the same only as itself, and so is a
+ * context that cannot be read (a getter or proxy that throws).
+ */
+function sameContext(a: unknown, b: unknown): boolean {
+  try {
+    return sameData(a, b, 0);
+  } catch {
+    return false;
+  }
+}
+
+function sameData(a: unknown, b: unknown, depth: number): boolean {
+  if (Object.is(a, b)) return true;
+  if (
+    depth >= MAX_CONTEXT_DEPTH ||
+    typeof a !== 'object' ||
+    typeof b !== 'object' ||
+    a === null ||
+    b === null
+  ) {
+    return false;
+  }
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return (
+      Array.isArray(a) &&
+      Array.isArray(b) &&
+      a.length === b.length &&
+      a.every((value, index) => sameData(value, b[index], depth + 1))
+    );
+  }
+  if (!isPlainObject(a) || !isPlainObject(b)) return false;
+  const keys = Object.keys(a);
+  return (
+    keys.length === Object.keys(b).length &&
+    keys.every((key) => Object.hasOwn(b, key) && sameData(a[key], b[key], depth + 1))
+  );
 }
 
 /** Adds `key` last to a bounded, insertion-ordered map, dropping the oldest entry past the bound. */
@@ -107,7 +162,7 @@ export function toolSearchMiddleware<TContext = unknown>(
     for (const call of response.tool_calls ?? []) {
       if (typeof call.id !== 'string' || call.id === '') continue;
       const key = pendingKey(threadId, call.id);
-      remember(pending, key, { request, context });
+      remember(pending, key, { request, context, message: response });
       refusals.delete(key);
     }
   };
@@ -155,7 +210,13 @@ export function toolSearchMiddleware<TContext = unknown>(
       const messages = (request.state.messages ?? []) as BaseMessage[];
       const madeBy = messageWithCall(messages, toolCall.id)?.id;
       const refused = key === undefined ? undefined : refusals.get(key);
-      if (refused && refused.madeBy === madeBy && refused.context === runtime.context) {
+      // Refused for the same AI message: refused again, whatever the context of the run that
+      // runs it again (a refusal never lets more run).
+      if (
+        refused &&
+        refused.madeBy === madeBy &&
+        (madeBy !== undefined || sameContext(refused.context, runtime.context))
+      ) {
         return new ToolMessage({
           content: refused.content,
           tool_call_id: toolCall.id ?? '',
@@ -166,9 +227,16 @@ export function toolSearchMiddleware<TContext = unknown>(
       // The entry is dropped once the call has an answer: a call whose tool threw keeps it, so
       // that a retry (toolRetryMiddleware before this one) is judged by the same step.
       const found = key === undefined ? undefined : pending.get(key);
-      // Planned for this run's model call only: a call of the same id from another run (same
-      // thread, another context) is judged by its own run's plan.
-      const planned = found !== undefined && found.context === runtime.context ? found : undefined;
+      // Planned for this model call only: the same AI message (when both have an id), in a run of
+      // the same context (that run, or its resumption). A call of the same id from another run
+      // (same thread, another context or AI message) is judged by its own run's plan.
+      const plannedBy = found?.message.id;
+      const planned =
+        found !== undefined &&
+        (plannedBy === undefined || madeBy === undefined || plannedBy === madeBy) &&
+        sameContext(found.context, runtime.context)
+          ? found
+          : undefined;
       let engineRequest = planned?.request;
       if (!engineRequest) {
         // The model call ran elsewhere (another process, or before an interrupt): plan its step
