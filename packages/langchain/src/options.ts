@@ -24,7 +24,8 @@ export interface ToolSearchOptions<TContext = unknown>
   /**
    * Also make the tools given for each model call searchable and hidden until loaded, instead
    * of always sent: in the middleware, every tool that reaches the model call (the agent's own
-   * `tools`, tools an earlier middleware added); in the binder, the `tools` passed to `bind()`.
+   * `tools`, tools other middleware register, tools an earlier middleware added); in the binder,
+   * the `tools` passed to `bind()`.
    */
   readonly includeResolvedTools?: boolean;
 }

@@ -33,6 +33,44 @@ describe('toConversationRecords', () => {
         output: { success: true, loaded: ['send_email'] },
       },
       { type: 'tool-result', toolCallId: 'c2', toolName: 'get_weather', output: undefined },
+      { type: 'tool-result', toolCallId: 'c3', toolName: 'load_tool', output: { success: true } },
+    ]);
+  });
+
+  it("reads a meta-tool's error message too: a load_tool that loaded some names and not others is one", () => {
+    const records = toConversationRecords([
+      new AIMessage({
+        content: '',
+        tool_calls: [
+          { id: 'c1', name: 'load_tool', args: { toolNames: ['get_weather', 'nope'] } },
+          { id: 'c2', name: 'load_tool', args: { toolName: 'send_email' } },
+          { id: 'c3', name: 'get_weather', args: {} },
+        ],
+      }),
+      new ToolMessage({
+        tool_call_id: 'c1',
+        name: 'load_tool',
+        content: '{"success":false,"loaded":["get_weather"],"notFound":["nope"]}',
+        status: 'error',
+      }),
+      // A rejection (humanInTheLoopMiddleware), a refusal: text, which loads nothing.
+      new ToolMessage({
+        tool_call_id: 'c2',
+        name: 'load_tool',
+        content: 'User rejected it',
+        status: 'error',
+      }),
+      new ToolMessage({ tool_call_id: 'c3', name: 'get_weather', content: 'boom', status: 'error' }),
+    ]);
+    expect(records.filter((record) => record.type === 'tool-result')).toEqual([
+      {
+        type: 'tool-result',
+        toolCallId: 'c1',
+        toolName: 'load_tool',
+        output: { success: false, loaded: ['get_weather'], notFound: ['nope'] },
+      },
+      { type: 'tool-result', toolCallId: 'c2', toolName: 'load_tool', output: 'User rejected it' },
+      { type: 'tool-result', toolCallId: 'c3', toolName: 'get_weather', output: undefined },
     ]);
   });
 

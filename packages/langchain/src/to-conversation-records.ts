@@ -40,8 +40,11 @@ function recordOutput(message: ToolMessage): unknown {
 /**
  * The neutral records of a LangChain conversation, for 'context' storage: each tool call an AI
  * message made, and each tool message that answers one. User, system and AI text never become
- * records, and a tool message marked `status: 'error'` is not a result. The output of a tool
- * other than the meta-tools is left out (`undefined`): 'context' storage reads only theirs.
+ * records. The output of a tool other than the meta-tools is left out (`undefined`): 'context'
+ * storage reads only theirs. A meta-tool's message marked `status: 'error'` is read too: a
+ * `load_tool` that loaded some names and not others (an unknown or filtered one) reports a
+ * failure, so tool search marks its message an error, and what it loaded still counts. An error
+ * written by anyone else (a refusal, a rejection, a call limit) is text, which loads nothing.
  */
 export function toConversationRecords(messages: readonly BaseMessage[]): ConversationRecord[] {
   const records: ConversationRecord[] = [];
@@ -54,7 +57,6 @@ export function toConversationRecords(messages: readonly BaseMessage[]): Convers
         records.push({ type: 'tool-call', toolCallId: call.id, toolName: call.name, input: call.args });
       }
     } else if (ToolMessage.isInstance(message)) {
-      if (message.status === 'error') continue;
       const toolName = callNames.get(message.tool_call_id) ?? message.name;
       if (toolName === undefined) continue;
       records.push({
