@@ -39,6 +39,34 @@ export interface Embedder {
 }
 
 /**
+ * What to say when a value given as an embedder has no `embed(texts)` method but is a
+ * framework's own embedding object, which an adapter's factory wraps: a LangChain `Embeddings`
+ * (`embedDocuments` and `embedQuery`), an AI SDK embedding model (`doEmbed`) or a model's id
+ * (a string). Empty otherwise.
+ */
+export function embedderHint(value: unknown): string {
+  if (typeof value === 'string') {
+    return `: got the string ${JSON.stringify(value.slice(0, 80))}; an embedding model's id goes through createAiSdkEmbedder({ model }) from @tool-search/ai-sdk (or createMastraEmbedder from @tool-search/mastra)`;
+  }
+  if (typeof value !== 'object' || value === null) return '';
+  const candidate = value as Record<string, unknown>;
+  const has = (key: string) => {
+    try {
+      return typeof candidate[key] === 'function';
+    } catch {
+      return false;
+    }
+  };
+  if (has('embedDocuments') && has('embedQuery')) {
+    return ': this looks like a LangChain Embeddings object; wrap it with createLangChainEmbedder({ embeddings }) from @tool-search/langchain';
+  }
+  if (has('doEmbed')) {
+    return ': this looks like an AI SDK embedding model; wrap it with createAiSdkEmbedder({ model }) from @tool-search/ai-sdk (or createMastraEmbedder from @tool-search/mastra)';
+  }
+  return '';
+}
+
+/**
  * The embedder's `dimensions`: `undefined` when it does not say, else an integer ≥ 1; anything
  * else (`NaN`, 0, a string) throws `INVALID_OPTIONS` naming `takenBy`, since no vector could fit it.
  */

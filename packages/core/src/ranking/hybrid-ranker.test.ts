@@ -7,7 +7,9 @@ import { seededRandom } from './__fixtures__/seeded-random';
 import type { Embedder, EmbeddingVector } from './embedder';
 import { createHybridRanker, defaultToolText } from './hybrid-ranker';
 import { createKeywordRanker } from './keyword-ranker';
+import { createStoredEmbedder } from './stored-embedder';
 import { tokenize } from './tokenizer';
+import { createMemoryVectorStore } from './vector-store';
 
 /**
  * A tiny concept embedder: each word maps to a concept axis, so texts that share no word but
@@ -698,6 +700,46 @@ describe('createHybridRanker', () => {
       expect(reordered > 10).toBe(feedback > 0);
     },
   );
+
+  it("names the adapter's wrapper when given a framework's own embedding object or a model id instead of an Embedder", () => {
+    const cases: [unknown, RegExp][] = [
+      // LangChain's Embeddings: embedDocuments and embedQuery, no embed.
+      [
+        { embedDocuments: async () => [], embedQuery: async () => [] },
+        /createLangChainEmbedder\(\{ embeddings \}\)/,
+      ],
+      // An AI SDK embedding model (EmbeddingModelV4): doEmbed.
+      [
+        { specificationVersion: 'v4', provider: 'openai', modelId: 'x', doEmbed: async () => ({}) },
+        /createAiSdkEmbedder\(\{ model \}\)/,
+      ],
+      ['openai/text-embedding-3-small', /"openai\/text-embedding-3-small".*createAiSdkEmbedder/],
+    ];
+    for (const [embedder, message] of cases) {
+      for (const make of [
+        () => createHybridRanker({ embedder: embedder as Embedder }),
+        () => createStoredEmbedder({ embedder: embedder as Embedder, store: createMemoryVectorStore() }),
+      ]) {
+        let caught: unknown;
+        try {
+          make();
+        } catch (error) {
+          caught = error;
+        }
+        expect(ToolSearchError.isInstance(caught) && caught.code).toBe('INVALID_OPTIONS');
+        expect((caught as Error).message).toMatch(message);
+      }
+    }
+    // Anything else gets the plain message, and a getter that throws does not escape.
+    const hostile = Object.defineProperty({}, 'embedDocuments', {
+      get() {
+        throw new Error('boom');
+      },
+    });
+    expect(() => createHybridRanker({ embedder: hostile as Embedder })).toThrow(
+      /needs an embedder with an embed\(texts\) method$/,
+    );
+  });
 
   it('rejects bad options and bad queries with typed errors', () => {
     const invalid = (run: () => unknown, code: string) => {

@@ -11,7 +11,7 @@ import type {
   ToolDescriptor,
 } from '../types';
 import { cutText } from './cut-text';
-import { type Embedder, type EmbeddingVector, embedderDimensions } from './embedder';
+import { type Embedder, type EmbeddingVector, embedderDimensions, embedderHint } from './embedder';
 import { keywordRankerOver, MAX_QUERY_LENGTH } from './keyword-ranker';
 import { validateSearchOptions } from './search-options';
 import { requestParts } from './split-clauses';
@@ -460,7 +460,7 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
   if (typeof embedder !== 'object' || embedder === null || typeof embedder.embed !== 'function') {
     throw new ToolSearchError(
       'INVALID_OPTIONS',
-      'createHybridRanker needs an embedder with an embed(texts) method',
+      `createHybridRanker needs an embedder with an embed(texts) method${embedderHint(embedder)}`,
     );
   }
   if (embedder.embedQueries !== undefined && typeof embedder.embedQueries !== 'function') {

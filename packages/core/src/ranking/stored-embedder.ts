@@ -2,7 +2,7 @@ import { clockOption, settleWithin, timeoutOption } from '../clock';
 import { ToolSearchError } from '../errors';
 import { safeListener } from '../listener';
 import type { Clock } from '../types';
-import { type Embedder, type EmbeddingVector, embedderDimensions } from './embedder';
+import { type Embedder, type EmbeddingVector, embedderDimensions, embedderHint } from './embedder';
 import type { VectorStore, VectorStoreEntry } from './vector-store';
 
 export interface StoredEmbedderOptions {
@@ -115,7 +115,7 @@ export function createStoredEmbedder(options: StoredEmbedderOptions): Embedder {
   if (typeof embedder !== 'object' || embedder === null || typeof embedder.embed !== 'function') {
     throw new ToolSearchError(
       'INVALID_OPTIONS',
-      'createStoredEmbedder needs an embedder with an embed(texts) method',
+      `createStoredEmbedder needs an embedder with an embed(texts) method${embedderHint(embedder)}`,
     );
   }
   if (typeof embedder.id !== 'string' || embedder.id.length === 0) {
