@@ -21,6 +21,7 @@ import {
   malformedMemoryContext,
   memoryThread,
   metaToolNameCollision,
+  numericThreads,
   ordering,
   ownToolAfterLoad,
   type ProcessorFactory,
@@ -80,6 +81,18 @@ describe('compatibility with Mastra’s ToolSearchProcessor: where both agree', 
     const memory = await memoryThread(factory, 'generate');
     expect(memory.sameThread).toEqual([[S, L, 'getWeather']]);
     expect(memory.otherThread).toEqual([[S, L]]);
+  });
+
+  it.each([
+    ['ours', ours],
+    ['mastra', mastra],
+  ])('%s: numeric thread ids in mastra__threadId keep their threads apart', async (_, factory) => {
+    // Ours put every numeric id on the shared 'default' thread: one user's loads reached all.
+    for (const mode of ['generate', 'stream'] as const) {
+      const outcome = await numericThreads(factory, mode);
+      expect(outcome.otherThread).toEqual([[S, L]]);
+      expect(outcome.sameThread).toEqual([[S, L, 'getWeather']]);
+    }
   });
 
   it.each([

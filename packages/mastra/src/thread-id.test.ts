@@ -23,10 +23,11 @@ describe('resolveThreadId', () => {
     expect(resolveThreadId({})).toBeUndefined();
     expect(resolveThreadId(context({}))).toBeUndefined();
     expect(resolveThreadId(context({ mastra__threadId: '' }))).toBeUndefined();
-    expect(resolveThreadId(context({ mastra__threadId: 42 }))).toBeUndefined();
+    expect(resolveThreadId(context({ mastra__threadId: Number.NaN }))).toBeUndefined();
+    expect(resolveThreadId(context({ mastra__threadId: { id: 'x' } }))).toBeUndefined();
     expect(resolveThreadId(context({ MastraMemory: 'garbage' }))).toBeUndefined();
     expect(resolveThreadId(context({ MastraMemory: { thread: 'garbage' } }))).toBeUndefined();
-    expect(resolveThreadId(context({ MastraMemory: { thread: { id: 7 } } }))).toBeUndefined();
+    expect(resolveThreadId(context({ MastraMemory: { thread: { id: true } } }))).toBeUndefined();
     const hostile = {
       get: () => {
         throw new Error('boom');
@@ -40,6 +41,12 @@ describe('resolveThreadId', () => {
       },
     });
     expect(resolveThreadId(trap)).toBeUndefined();
+  });
+
+  it('takes a numeric id as its string, as the core does (not the shared default thread)', () => {
+    expect(resolveThreadId(context({ mastra__threadId: 42 }))).toBe('42');
+    expect(resolveThreadId(context({ mastra__threadId: 0 }))).toBe('0');
+    expect(resolveThreadId(context({ MastraMemory: { thread: { id: 7 } } }))).toBe('7');
   });
 
   it('keeps odd but valid ids as they are', () => {

@@ -19,26 +19,32 @@ function read(requestContext: unknown, key: string): unknown {
   }
 }
 
-function nonEmptyString(value: unknown): string | undefined {
+/**
+ * A thread id: a non-empty string, or a finite number as its string (an app keying threads by a
+ * database integer; Mastra's processor keeps such threads apart too), as the core normalises them.
+ */
+function threadIdOf(value: unknown): string | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   return typeof value === 'string' && value.length > 0 ? value : undefined;
 }
 
 /**
  * The thread of a request, as Mastra's own processor finds it: the reserved
  * `mastra__threadId` key first, then the memory context the agent sets after
- * resolving its thread (`MastraMemory.thread.id`). Anything malformed (a memory
- * context that is not an object, a thread id that is not a string, a context
- * whose `get` throws) counts as "no thread" instead of failing the step.
+ * resolving its thread (`MastraMemory.thread.id`). A numeric id is its string.
+ * Anything malformed (a memory context that is not an object, a thread id that is
+ * neither a string nor a finite number, a context whose `get` throws) counts as
+ * "no thread" instead of failing the step.
  */
 export function resolveThreadId(requestContext: unknown): string | undefined {
-  const reserved = nonEmptyString(read(requestContext, MASTRA_THREAD_ID_KEY));
+  const reserved = threadIdOf(read(requestContext, MASTRA_THREAD_ID_KEY));
   if (reserved) return reserved;
   const memory = read(requestContext, MEMORY_CONTEXT_KEY);
   if (typeof memory !== 'object' || memory === null) return undefined;
   try {
     const thread = (memory as { thread?: unknown }).thread;
     if (typeof thread !== 'object' || thread === null) return undefined;
-    return nonEmptyString((thread as { id?: unknown }).id);
+    return threadIdOf((thread as { id?: unknown }).id);
   } catch {
     return undefined;
   }

@@ -104,6 +104,25 @@ export async function threads(factory: ProcessorFactory, mode: Mode) {
   return { first, sameThread, otherThread, again, other, logAfterA, log, processor };
 }
 
+/**
+ * Numeric thread ids in mastra__threadId (an app that keys threads by a database integer): the
+ * tool thread 1 loads, then what thread 2 is sent.
+ */
+export async function numericThreads(factory: ProcessorFactory, mode: Mode) {
+  const processor = factory({ tools: sampleTools() });
+  const { agent, steps, play, resetSteps } = createAgent({ processors: [processor] });
+  play(call('load_tool', { toolName: 'getWeather' }), say());
+  await run(agent, mode, 'load it', { requestContext: threadContext(1 as never) });
+  resetSteps();
+  play(say());
+  await run(agent, mode, 'other thread', { requestContext: threadContext(2 as never) });
+  const otherThread = [...steps];
+  resetSteps();
+  play(say());
+  await run(agent, mode, 'same thread', { requestContext: threadContext(1 as never) });
+  return { otherThread, sameThread: [...steps] };
+}
+
 /** The thread comes from the agent's memory (no mastra__threadId). */
 export async function memoryThread(factory: ProcessorFactory, mode: Mode) {
   const log: ExecutionLog = [];
