@@ -4,6 +4,7 @@ import { ModelRouterEmbeddingModel } from '@mastra/core/llm';
 import { createAiSdkEmbedder } from '@tool-search/ai-sdk';
 import { createHybridRanker, type Embedder } from '@tool-search/core';
 import { conceptVectors } from '@tool-search/core/testing';
+import { MockEmbeddingModelV4 } from 'ai/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createAgent, type Mode, run, say } from './__fixtures__/harness';
 import { sampleTools } from './__fixtures__/tools';
@@ -106,4 +107,48 @@ describe('ToolSearchProcessor with the hybrid ranker and a Mastra embedding mode
     expect(calls.slice(0, 3).map((values) => values.length)).toEqual([2, 2, 1]);
     expect(calls.flat()).toContain(REQUEST);
   });
+});
+
+describe('ToolSearchProcessor with the hybrid ranker and an AI SDK embedding model with a byte limit', () => {
+  it.each(['generate', 'stream'] as const)(
+    '%s: createMastraEmbedder keeps every call within the model’s maxInputBytesPerCall, as embedMany does',
+    async (mode) => {
+      // OpenAI's embedding models accept at most 300,000 bytes of input per call (their
+      // `maxInputBytesPerCall`), far fewer than 2,048 long tool texts: one call with all of them
+      // failed on every search, and the hybrid ranker never ranked.
+      const limit = 120;
+      const model = new MockEmbeddingModelV4({
+        maxEmbeddingsPerCall: 2048,
+        maxInputBytesPerCall: limit,
+        doEmbed: async ({ values }) => {
+          const bytes = values.reduce((sum, value) => sum + Buffer.byteLength(value), 0);
+          if (values.length > 1 && bytes > limit) throw new Error(`input too large: ${bytes} bytes`);
+          return { embeddings: values.map(conceptVector), warnings: [] };
+        },
+      });
+      const errors: unknown[] = [];
+      const processor = new ToolSearchProcessor({
+        tools: sampleTools(),
+        ranker: createHybridRanker({
+          embedder: createMastraEmbedder({ model }),
+          weight: 0.6,
+          onError: (error) => errors.push(error),
+        }),
+      });
+      const { agent } = createAgent({
+        processors: [processor],
+        script: [call('search_tools', { query: REQUEST }), say()],
+      });
+      const result = await run(agent, mode, 'Do I need an umbrella?');
+      processor.dispose();
+      expect(errors).toEqual([]);
+      const search = result.toolRuns.find((entry) => entry.toolName === 'search_tools');
+      expect(search?.result).toMatchObject({ results: [{ name: 'getWeather' }] });
+      // The five tools' texts (each under the limit) in several calls, every one within it.
+      expect(model.doEmbedCalls.length).toBeGreaterThan(2);
+      for (const { values } of model.doEmbedCalls) {
+        expect(values.reduce((sum, value) => sum + Buffer.byteLength(value), 0)).toBeLessThanOrEqual(limit);
+      }
+    },
+  );
 });

@@ -106,6 +106,15 @@ describe('createMastraEmbedder', () => {
   it('rejects a wrong count of vectors, bad options and bad input with typed errors', async () => {
     const broken = createMastraEmbedder({ model: fakeModel({ broken: true }).model });
     await expect(broken.embed(['weather', 'rain'])).rejects.toThrow(ToolSearchError);
+    // A model (or a gateway behind it) that answers without a result object.
+    for (const answer of [undefined, null, 'oops']) {
+      const empty = createMastraEmbedder({
+        model: { provider: 'fake', modelId: 'empty', doEmbed: async () => answer as never },
+      });
+      await expect(empty.embed(['weather'])).rejects.toThrow(
+        expect.objectContaining({ name: 'ToolSearchError', code: 'INVALID_OPTIONS' }),
+      );
+    }
     for (const options of [undefined, {}, { model: { provider: 'x', modelId: 'y' } }] as never[]) {
       expect(() => createMastraEmbedder(options)).toThrow(ToolSearchError);
     }

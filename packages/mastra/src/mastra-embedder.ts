@@ -46,6 +46,42 @@ export interface MastraEmbedderOptions {
 
 const DEFAULT_PARALLEL_CALLS = 4;
 
+/**
+ * Where an AI SDK embedding model (version 4) keeps the most bytes of input it accepts in one
+ * call (OpenAI's: 300,000), as the AI SDK's `embedMany` reads it. A registry-wide symbol, so
+ * reading it needs no import of the AI SDK.
+ */
+const MAX_INPUT_BYTES_PER_CALL = Symbol.for('vercel.ai.embeddingModel.maxInputBytesPerCall');
+
+const utf8 = new TextEncoder();
+
+/** A limit a model declares: a number above 0 (`Infinity` included), else none. */
+function positiveLimit(value: unknown): number {
+  return typeof value === 'number' && value > 0 ? value : Number.POSITIVE_INFINITY;
+}
+
+/**
+ * The texts in calls of at most `perCall` texts and `bytesPerCall` bytes of UTF-8 (a text longer
+ * than that alone goes in a call of its own), in order, as `embedMany` splits them.
+ */
+function splitByLimits(values: readonly string[], perCall: number, bytesPerCall: number): string[][] {
+  const chunks: string[][] = [];
+  let chunk: string[] = [];
+  let bytes = 0;
+  for (const value of values) {
+    const size = bytesPerCall === Number.POSITIVE_INFINITY ? 0 : utf8.encode(value).length;
+    if (chunk.length > 0 && (chunk.length >= perCall || bytes + size > bytesPerCall)) {
+      chunks.push(chunk);
+      chunk = [];
+      bytes = 0;
+    }
+    chunk.push(value);
+    bytes += size;
+  }
+  if (chunk.length > 0) chunks.push(chunk);
+  return chunks;
+}
+
 function positiveInteger(name: string, value: number | undefined): void {
   if (value !== undefined && !(Number.isInteger(value) && value > 0)) {
     throw new ToolSearchError('INVALID_OPTIONS', `${name} must be a positive integer, got ${String(value)}`);
@@ -56,7 +92,8 @@ function positiveInteger(name: string, value: number | undefined): void {
  * An {@link Embedder} over the embedding model a Mastra app already has, for the hybrid ranker
  * (`createHybridRanker({ embedder })` from `@tool-search/core`, passed to the
  * `ToolSearchProcessor` as `ranker`), with no other dependency: texts go to the model's
- * `doEmbed` in as many calls as it accepts (`maxEmbeddingsPerCall`), several at once when it
+ * `doEmbed` in calls of at most as many texts (`maxEmbeddingsPerCall`) and bytes (an AI SDK
+ * model's `maxInputBytesPerCall`) as it accepts, several at once when it
  * allows parallel calls; after a call fails, no further call is started. The ranker keeps the
  * vectors by text, shares calls in flight, bounds the wait (`timeoutMs`) and answers from the
  * keyword ranking when a call fails; the next search tries again.
@@ -79,12 +116,14 @@ export function createMastraEmbedder(options: MastraEmbedderOptions): Embedder {
       if (!Array.isArray(texts))
         throw new ToolSearchError('INVALID_INPUT', 'embed expects an array of texts');
       const values = texts.map(String);
-      const limit = (await model.maxEmbeddingsPerCall) ?? values.length;
-      const size = Number.isInteger(limit) && limit > 0 ? limit : values.length;
-      const chunks: string[][] = [];
-      for (let start = 0; start < values.length; start += size)
-        chunks.push(values.slice(start, start + size));
-      const running = (await model.supportsParallelCalls) === true ? parallelCalls : 1;
+      // Read together, as the AI SDK's embedMany reads them: one that fails leaves no other unobserved.
+      const [perCall, bytesPerCall, parallel] = await Promise.all([
+        model.maxEmbeddingsPerCall,
+        (model as { [MAX_INPUT_BYTES_PER_CALL]?: unknown })[MAX_INPUT_BYTES_PER_CALL],
+        model.supportsParallelCalls,
+      ]);
+      const chunks = splitByLimits(values, positiveLimit(perCall), positiveLimit(bytesPerCall));
+      const running = parallel === true ? parallelCalls : 1;
       const results: EmbeddingVector[][] = new Array(chunks.length);
       let next = 0;
       // Once a call has failed, `embed` rejects: the other workers start no further call.
@@ -94,11 +133,15 @@ export function createMastraEmbedder(options: MastraEmbedderOptions): Embedder {
           const index = next++;
           const chunk = chunks[index]!;
           try {
-            const { embeddings } = await model.doEmbed({
+            const answer: unknown = await model.doEmbed({
               values: chunk,
               ...(providerOptions === undefined ? {} : { providerOptions }),
               ...(options.headers === undefined ? {} : { headers: options.headers }),
             });
+            const embeddings =
+              typeof answer === 'object' && answer !== null
+                ? (answer as { embeddings?: unknown }).embeddings
+                : undefined;
             if (!Array.isArray(embeddings) || embeddings.length !== chunk.length) {
               throw new ToolSearchError(
                 'INVALID_OPTIONS',
