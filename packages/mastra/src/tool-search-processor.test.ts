@@ -12,6 +12,7 @@ import {
   createMemoryStore,
   createMetaToolDefinitions,
   createToolSearchEngine,
+  type LoadStateStore,
   ToolSearchError,
   type ToolSearchEvent,
 } from '@tool-search/core';
@@ -56,7 +57,7 @@ import {
 } from './__fixtures__/scenarios';
 import { type ExecutionLog, sampleTools } from './__fixtures__/tools';
 import { toCatalogEntries } from './catalog-entries';
-import { ToolSearchProcessor } from './tool-search-processor';
+import { ToolSearchProcessor, type ToolSearchProcessorOptions } from './tool-search-processor';
 
 const ours: ProcessorFactory = (options) => new ToolSearchProcessor(options);
 const S = 'search_tools';
@@ -872,8 +873,24 @@ describe('ToolSearchProcessor', () => {
     const context = new ToolSearchProcessor({ tools: sampleTools(), storage: 'context' });
     expect(context.getStateStats()).toEqual({ threadCount: 0, oldestAccessTime: null });
     expect(context.cleanupNow()).toBe(0);
+    // Options written out with this package's options type, as with Mastra's, keep them
+    // synchronous too (type-checked: the methods answered `T | Promise<T>`).
+    const options: ToolSearchProcessorOptions = { tools: sampleTools(), storage: 'context' };
+    const typed = new ToolSearchProcessor(options);
+    const threadCount: number = typed.getStateStats().threadCount;
+    const typedCleaned: number = typed.cleanupNow();
+    expect([threadCount, typedCleaned]).toEqual([0, 0]);
+    // A custom store is named in the type, and its methods may answer with promises.
+    const storeOptions: ToolSearchProcessorOptions<LoadStateStore> = {
+      tools: sampleTools(),
+      storage: createMemoryStore(),
+    };
+    const withStore = new ToolSearchProcessor(storeOptions);
+    expect(await withStore.cleanupNow()).toBe(0);
     processor.dispose();
     context.dispose();
+    typed.dispose();
+    await withStore.dispose();
   });
 
   it('forgets a thread after its TTL (fake clock): the scheduled sweep removes it', async () => {

@@ -45,7 +45,13 @@ export interface ToolSearchFilterArgs {
   phase: ToolSearchFilterPhase;
 }
 
-export interface ToolSearchProcessorOptions<TStorage extends ToolSearchStorage = ToolSearchStorage> {
+/**
+ * The processor's options. Without a type argument they take Mastra's two storage modes, as
+ * Mastra's options type does, so a processor made from them answers its state methods
+ * synchronously; name a custom store in the type (`ToolSearchProcessorOptions<LoadStateStore>`)
+ * to pass one.
+ */
+export interface ToolSearchProcessorOptions<TStorage extends ToolSearchStorage = 'in-memory' | 'context'> {
   /** Every tool that can be searched and loaded; hidden from the model until loaded. */
   tools: Record<string, AnyTool>;
   /**
