@@ -29,7 +29,10 @@ describe('safeListener', () => {
     // A thenable that is not a Promise, rejecting.
     safeListener((value: string) => {
       calls.push(value);
-      return { then: (_: unknown, reject: (reason: unknown) => void) => reject(new Error('thenable')) };
+      return {
+        // biome-ignore lint/suspicious/noThenProperty: a thenable that is not a Promise is the case tested
+        then: (_: unknown, reject: (reason: unknown) => void) => reject(new Error('thenable')),
+      };
     }, 'onEvent')('c');
     await settle();
     expect(calls).toEqual(['a', 'b', 'c']);
