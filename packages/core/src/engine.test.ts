@@ -202,7 +202,7 @@ describe('threads and load state', () => {
     expect(await engine.getLoadedToolNames()).toEqual(['send_email']);
   });
 
-  it('keeps a numeric thread id as the thread of its string, apart from the default thread', async () => {
+  it('keeps a numeric or bigint thread id as the thread of its string, apart from the default thread', async () => {
     const { engine } = harness();
     await engine.startRequest({ threadId: 42 }).loadTool({ toolName: 'send_email' });
     const request = engine.startRequest({ threadId: '42' });
@@ -213,6 +213,14 @@ describe('threads and load state', () => {
     expect((await engine.startRequest({ threadId: 43 }).prepareStep()).visible).not.toContain('send_email');
     await engine.clearState(42);
     expect(await engine.getLoadedToolNames('42')).toEqual([]);
+    // A bigint (a database id as Prisma gives it) too, not the default thread.
+    await engine.startRequest({ threadId: 7n }).loadTool({ toolName: 'send_email' });
+    expect(engine.startRequest({ threadId: 7n }).threadId).toBe('7');
+    expect(await engine.getLoadedToolNames('7')).toEqual(['send_email']);
+    expect(await engine.getLoadedToolNames(7n)).toEqual(['send_email']);
+    expect(await engine.getLoadedToolNames()).toEqual([]);
+    await engine.clearState(7n);
+    expect(await engine.getLoadedToolNames('7')).toEqual([]);
   });
 
   it('forgets an idle thread after the TTL (fake clock), with an evict event', async () => {

@@ -95,12 +95,14 @@ function checkRequestOptions<TTool, TContext>(
 }
 
 /**
- * A thread id as the engine keys it: a non-empty string is itself; a finite number (a numeric
- * user id) is the thread of its string (`42` and `'42'` are one thread); anything else (missing,
- * empty, `NaN`, an object…) is the shared 'default' thread.
+ * A thread id as the engine keys it: a non-empty string is itself; a finite number or a bigint
+ * (a numeric user id, Prisma's `BigInt`) is the thread of its string (`42`, `42n` and `'42'`
+ * are one thread); anything else (missing, empty, `NaN`, an object…) is the shared 'default'
+ * thread.
  */
 export function normalizeThreadId(threadId: unknown): string {
   if (typeof threadId === 'number' && Number.isFinite(threadId)) return String(threadId);
+  if (typeof threadId === 'bigint') return String(threadId);
   return typeof threadId === 'string' && threadId.length > 0 ? threadId : DEFAULT_THREAD_ID;
 }
 

@@ -6,8 +6,8 @@ import type { StoreStats, ToolSearchEngine } from './types';
  * type).
  */
 export interface StateControls {
-  /** Forgets what one thread loaded (no thread id: the shared 'default' thread; a number: the thread of its string). */
-  clearState(threadId?: string | number | null): Promise<void>;
+  /** Forgets what one thread loaded (no thread id: the shared 'default' thread; a number or bigint: the thread of its string). */
+  clearState(threadId?: string | number | bigint | null): Promise<void>;
   /** Forgets every thread. */
   clearAllState(): Promise<void>;
   getStateStats(): Promise<StoreStats>;

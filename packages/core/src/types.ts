@@ -338,10 +338,10 @@ export interface ToolSearchEngineOptions<TTool = unknown, TContext = unknown> {
 
 export interface RequestOptions<TTool = unknown, TContext = unknown> {
   /**
-   * The conversation's id. A finite number is the thread of its string (`42` is `'42'`); a
+   * The conversation's id. A finite number or a bigint is the thread of its string (`42` is `'42'`); a
    * missing or empty id, or any other non-string (`NaN`, an object), is the shared 'default' thread.
    */
-  readonly threadId?: string | number | null;
+  readonly threadId?: string | number | bigint | null;
   readonly requestContext?: TContext;
   /**
    * The tools the agent itself passed: always visible (after the 'active' filter), after the
@@ -424,10 +424,10 @@ export interface ToolSearchEngine<TTool = unknown, TContext = unknown> {
   startRequest(options?: RequestOptions<TTool, TContext>): ToolSearchRequest<TTool>;
   /** Loaded names for a thread (for 'context' storage, pass the records). */
   getLoadedToolNames(
-    threadId?: string | number | null,
+    threadId?: string | number | bigint | null,
     records?: readonly ConversationRecord[],
   ): Promise<readonly string[]>;
-  clearState(threadId?: string | number | null): MaybePromise<void>;
+  clearState(threadId?: string | number | bigint | null): MaybePromise<void>;
   clearAllState(): MaybePromise<void>;
   getStateStats(): MaybePromise<StoreStats>;
   cleanupNow(): MaybePromise<number>;

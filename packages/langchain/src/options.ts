@@ -33,5 +33,8 @@ export interface ToolSearchOptions<TContext = unknown>
 /** What tool search keeps per thread, and the housekeeping the seed behaviour promises. */
 export interface ToolSearchStateControls extends StateControls {
   /** The names a thread has loaded, in load order (with 'context' storage, pass its messages). */
-  getLoadedToolNames(threadId?: string | null, messages?: readonly BaseMessage[]): Promise<readonly string[]>;
+  getLoadedToolNames(
+    threadId?: string | number | bigint | null,
+    messages?: readonly BaseMessage[],
+  ): Promise<readonly string[]>;
 }
