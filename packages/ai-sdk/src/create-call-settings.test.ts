@@ -353,3 +353,103 @@ describe('aborting the call during a slow meta-tool', () => {
     expect(await toolSearch.getLoadedToolNames('left')).toEqual([]);
   });
 });
+
+describe('aborting the call while a step is prepared', () => {
+  const flush = async () => {
+    for (let turn = 0; turn < 5; turn++) await new Promise<void>((resolve) => setImmediate(resolve));
+  };
+
+  /** A tool search whose 'active' filter holds a step until `decision` settles, from step `from` on. */
+  function heldAtStep(from: number) {
+    const started = createDeferred<void>();
+    const decision = createDeferred<boolean>();
+    let steps = 0;
+    const { tools, getTime } = createCatalog();
+    const toolSearch = createToolSearch({
+      tools,
+      alwaysOn: { getTime },
+      onEvent: (event) => {
+        if (event.type === 'step') steps++;
+      },
+      filter: ({ phase }) => {
+        if (phase !== 'active' || steps < from) return true;
+        started.resolve();
+        return decision.promise;
+      },
+    });
+    return { toolSearch, started, decision };
+  }
+
+  /** A call's outcome as it stands now: 'still waiting', 'resolved', or the rejection. */
+  function watch(call: Promise<unknown>) {
+    const state = { outcome: 'still waiting' as unknown };
+    void call.then(
+      () => {
+        state.outcome = 'resolved';
+      },
+      (error: unknown) => {
+        state.outcome = error;
+      },
+    );
+    return state;
+  }
+
+  it("ends at once with the signal's reason while a later step waits on a slow filter (the call's signal, as a tool saw it)", async () => {
+    const { toolSearch, started, decision } = heldAtStep(1);
+    const { model, seen } = scriptedModel([
+      { toolCalls: [{ toolName: 'load_tool', input: { toolName: 'getWeather' } }] },
+      { text: 'ok' },
+    ]);
+    const controller = new AbortController();
+    const state = watch(
+      generateText({
+        model,
+        ...toolSearch.forCall({ threadId: 'stop' }),
+        abortSignal: controller.signal,
+        stopWhen: isStepCount(3),
+        prompt: 'x',
+      }),
+    );
+    await started.promise;
+    const reason = new Error('the user left');
+    controller.abort(reason);
+    await flush();
+    expect(state.outcome).toBe(reason);
+    decision.resolve(true);
+    await flush();
+    expect(seen).toHaveLength(1); // the second step never reached the model
+  });
+
+  it('ends the first step at once with the abortSignal given to forCall', async () => {
+    const { toolSearch, started, decision } = heldAtStep(0);
+    const { model, seen } = scriptedModel([{ text: 'ok' }]);
+    const controller = new AbortController();
+    const result = streamText({
+      model,
+      ...toolSearch.forCall({ threadId: 'stop', abortSignal: controller.signal }),
+      abortSignal: controller.signal,
+      prompt: 'x',
+    });
+    const parts: string[] = [];
+    const state = watch(
+      (async () => {
+        for await (const part of result.fullStream) parts.push(part.type);
+      })(),
+    );
+    await started.promise;
+    controller.abort();
+    await flush();
+    expect(state.outcome).toBe('resolved');
+    expect(parts.at(-1)).toBe('abort');
+    decision.resolve(true);
+    await flush();
+    expect(seen).toEqual([]);
+  });
+
+  it('refuses an abortSignal that is not an AbortSignal', () => {
+    const toolSearch = createToolSearch({ tools: createCatalog().tools });
+    expect(() => toolSearch.forCall({ abortSignal: 'stop' as never })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTIONS' }),
+    );
+  });
+});

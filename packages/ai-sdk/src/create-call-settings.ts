@@ -1,4 +1,5 @@
 import {
+  abortable,
   type CatalogEntry,
   type GuardDecision,
   isMetaToolName,
@@ -51,9 +52,10 @@ export interface ToolSearchCallOptions<
   /**
    * The conversation this call belongs to (a number is the thread of its string). When left out,
    * the call's `runtimeContext.threadId` (a string or a number) is used; calls with neither share
-   * the `'default'` thread.
+   * the `'default'` thread. A bigint is the thread of its string too; any other type (an object,
+   * `NaN`) throws `INVALID_OPTIONS`.
    */
-  readonly threadId?: string | number | null;
+  readonly threadId?: string | number | bigint | null;
   /** Handed to `filter`. When left out, the call's `runtimeContext` is used. */
   readonly requestContext?: REQUEST_CONTEXT;
   /**
@@ -73,6 +75,12 @@ export interface ToolSearchCallOptions<
    * returns must name a tool that may run in this step, or the model gets our tool error for it.
    */
   readonly repairToolCall?: ToolCallRepairFunction<TOOLSET>;
+  /**
+   * The call's `abortSignal`, which the SDK does not hand to `prepareStep`: aborting it ends a
+   * step that waits on a slow store or filter at once. From the call's first tool call on, the
+   * signal the SDK hands its tools is used without it.
+   */
+  readonly abortSignal?: AbortSignal | null;
 }
 
 /**
@@ -132,6 +140,8 @@ export function createCallSettings<REQUEST_CONTEXT>(
   const { engine, catalogTools, alwaysOnTools, alwaysOnEntries, contextStorage } = binding;
   const userPrepareStep = optionalFunction(callOptions.prepareStep, 'prepareStep');
   const userRepair = optionalFunction(callOptions.repairToolCall, 'repairToolCall');
+  checkThreadId(callOptions.threadId, "forCall's threadId");
+  const givenSignal = optionalSignal(callOptions.abortSignal);
   const alwaysOnNames = alwaysOnTools.map(([name]) => name);
   const firstStep = [...engine.metaTools.map((definition) => definition.name), ...alwaysOnNames];
   const requestEntries =
@@ -147,11 +157,21 @@ export function createCallSettings<REQUEST_CONTEXT>(
   let planned: ToolSearchRequest<Tool> | undefined;
   /** The request was started for calls replayed before the first step, without the runtimeContext. */
   let replaying = false;
+  /**
+   * The call's abort signal as the SDK handed it to a tool or repair of this call (it does not
+   * hand it to `prepareStep`), so that a later step's wait on a slow store or filter ends with it.
+   */
+  let seenSignal: AbortSignal | undefined;
+  const noteSignal = (signal: AbortSignal | undefined): void => {
+    if (signal != null) seenSignal = signal;
+  };
 
   const start = (runtimeContext: RuntimeContext | undefined, replay = false): ToolSearchRequest<Tool> => {
     replaying = replay;
-    // The core keys the thread: a string, a number as its string, anything else 'default'.
+    // The core keys the thread: a string, a number as its string, none 'default' (any other
+    // type is refused here, as the core would take it as none).
     if (callOptions.threadId === undefined && runtimeContext?.threadId != null) {
+      checkThreadId(runtimeContext.threadId, 'runtimeContext.threadId');
       binding.threads.fromRuntimeContext = true;
     }
     const threadId = normalizeThreadId(
@@ -226,8 +246,14 @@ export function createCallSettings<REQUEST_CONTEXT>(
   };
 
   const ownPrepareStep: ToolSearchPrepareStep<ToolSet> = async (step) => {
-    const started = step.stepNumber === 0 || request === undefined ? start(step.runtimeContext) : request;
-    const names = (await planStep(started, step.messages)) as Array<ToolName<ToolSet>>;
+    const first = step.stepNumber === 0 || request === undefined;
+    // A signal seen before this call's first step is its own only for a call replayed before it.
+    if (first && !replaying) seenSignal = undefined;
+    const started = first ? start(step.runtimeContext) : request!;
+    // The SDK notices an abort only once prepareStep has answered: a slow store or filter ends with it.
+    const names = (await abortable(givenSignal ?? seenSignal, () =>
+      planStep(started, step.messages),
+    )) as Array<ToolName<ToolSet>>;
     return { activeTools: [...names], toolOrder: [...names] };
   };
   // Ours first, so that the user's sees this step's tools and can only narrow them.
@@ -239,6 +265,7 @@ export function createCallSettings<REQUEST_CONTEXT>(
 
   const guardedExecute = (name: string, tool: Tool, execute: NonNullable<Tool['execute']>) =>
     function execute_(input: unknown, executionOptions: ToolExecutionOptions<unknown>) {
+      noteSignal(executionOptions?.abortSignal);
       // Visible in this step: run as is, so a streaming tool keeps streaming. The engine's guard
       // still sees the call, as that is where a call counts as a use (maxLoadedTools): with the
       // step planned, it allows a visible tool and records the use before its first await, so
@@ -277,6 +304,7 @@ export function createCallSettings<REQUEST_CONTEXT>(
     tools.set(
       definition.name,
       toMetaTool(definition, async (input, executionOptions) => {
+        noteSignal(executionOptions?.abortSignal);
         const active = await current(executionOptions?.messages);
         checkReplayContext(definition.name);
         if (loadsState) checkReplayThread(definition.name);
@@ -333,6 +361,7 @@ export function createCallSettings<REQUEST_CONTEXT>(
   // input (InvalidToolInputError), and checks what it returns against the step's active tools.
   const repairToolCall: ToolCallRepairFunction<ToolSet> = async (options) => {
     const { toolCall, error, messages } = options;
+    noteSignal(options.abortSignal);
     const name = toolCall.toolName;
     const missing = NoSuchToolError.isInstance(error);
     const active = await current(messages);
@@ -366,6 +395,40 @@ export function createCallSettings<REQUEST_CONTEXT>(
     prepareStep,
     repairToolCall,
   };
+}
+
+/**
+ * A thread id the core keys by: absent (undefined or null), a string, or a finite number or a
+ * bigint (the thread of its string). Anything else (an object id, `NaN`, a boolean) the core
+ * would take as no thread, so that every such call shared the `'default'` thread and one user's
+ * loads were sent to all: it is refused instead.
+ */
+function checkThreadId(value: unknown, name: string): void {
+  if (value === undefined || value === null || typeof value === 'string' || typeof value === 'bigint') return;
+  if (typeof value === 'number' && Number.isFinite(value)) return;
+  const kind = typeof value === 'number' ? String(value) : Array.isArray(value) ? 'an array' : typeof value;
+  throw new ToolSearchError(
+    'INVALID_OPTIONS',
+    `${name} must be a string, a finite number or a bigint, got ${kind}: it would be taken as no thread, so that such calls would share the 'default' thread. Pass the id as a string (String(id)).`,
+  );
+}
+
+/** `forCall`'s optional `abortSignal`: absent (undefined or null), or an `AbortSignal`. */
+function optionalSignal(value: unknown): AbortSignal | undefined {
+  if (value === undefined || value === null) return undefined;
+  const signal = value as Partial<AbortSignal>;
+  if (
+    typeof value !== 'object' ||
+    typeof signal.aborted !== 'boolean' ||
+    typeof signal.addEventListener !== 'function' ||
+    typeof signal.removeEventListener !== 'function'
+  ) {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      `forCall's abortSignal must be an AbortSignal, got ${Array.isArray(value) ? 'an array' : typeof value}`,
+    );
+  }
+  return value as AbortSignal;
 }
 
 /** An optional function option of `forCall`: absent (undefined or null), or a function. */

@@ -840,6 +840,64 @@ describe('input at the edges', () => {
     );
   });
 
+  it('refuses a thread id that is neither a string, a number nor a bigint, instead of sharing the default thread', async () => {
+    const { tools } = createCatalog();
+    const toolSearch = createToolSearch({ tools });
+    // An object id was taken as no thread at all.
+    for (const threadId of [{ id: 'user-42' }, Number.NaN, true]) {
+      expect(() => toolSearch.forCall({ threadId: threadId as never })).toThrow(
+        expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringMatching(/threadId/) }),
+      );
+    }
+    const fromRuntime = scriptedModel([
+      { toolCalls: [{ toolName: 'load_tool', input: { toolName: 'send_email' } }] },
+      { text: 'ok' },
+    ]);
+    await expect(
+      generateText({
+        model: fromRuntime.model,
+        ...toolSearch.forCall(),
+        runtimeContext: { threadId: { id: 7 } },
+        stopWhen: isStepCount(5),
+        prompt: 'x',
+      }),
+    ).rejects.toMatchObject({
+      code: 'INVALID_OPTIONS',
+      message: expect.stringMatching(/runtimeContext\.threadId/),
+    });
+    // Nothing ran, and nothing was loaded into the thread every anonymous call shares.
+    expect(fromRuntime.seen).toEqual([]);
+    expect(await toolSearch.getLoadedToolNames()).toEqual([]);
+    // No thread id (undefined or null) is still the default thread; so is an empty string, as in the core.
+    expect(toolSearch.forCall({ threadId: null }).activeTools).toEqual(META);
+    const anonymous = scriptedModel([{ text: 'ok' }]);
+    await generateText({
+      model: anonymous.model,
+      ...toolSearch.forCall(),
+      runtimeContext: { threadId: null },
+      prompt: 'y',
+    });
+    expect(anonymous.seen).toHaveLength(1);
+  });
+
+  it('keys a bigint thread id (a database id as Prisma gives it) by its string, in forCall and in runtimeContext', async () => {
+    const { tools } = createCatalog();
+    const toolSearch = createToolSearch({ tools });
+    for (const settings of [
+      () => toolSearch.forCall({ threadId: 42n }),
+      () => ({ ...toolSearch.forCall(), runtimeContext: { threadId: 42n } }),
+    ]) {
+      await toolSearch.clearAllState();
+      const scripted = scriptedModel([
+        { toolCalls: [{ toolName: 'load_tool', input: { toolName: 'send_email' } }] },
+        { text: 'ok' },
+      ]);
+      await generateText({ model: scripted.model, ...settings(), stopWhen: isStepCount(5), prompt: 'x' });
+      expect(await toolSearch.getLoadedToolNames('42')).toEqual(['send_email']);
+      expect(await toolSearch.getLoadedToolNames()).toEqual([]);
+    }
+  });
+
   it('handles tools named __proto__ and constructor', async () => {
     const ran: string[] = [];
     const make = (name: string) =>

@@ -67,7 +67,7 @@ export interface ToolSearch<
   readonly engine: ToolSearchEngine<Tool, REQUEST_CONTEXT>;
   /** Loaded names of a thread; with 'context' storage, pass the conversation's messages. */
   getLoadedToolNames(
-    threadId?: string | null,
+    threadId?: string | number | bigint | null,
     messages?: readonly ModelMessage[],
   ): Promise<readonly string[]>;
 }
