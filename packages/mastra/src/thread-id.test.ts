@@ -43,10 +43,12 @@ describe('resolveThreadId', () => {
     expect(resolveThreadId(trap)).toBeUndefined();
   });
 
-  it('takes a numeric id as its string, as the core does (not the shared default thread)', () => {
+  it('takes a numeric or bigint id as its string, as the core does (not the shared default thread)', () => {
     expect(resolveThreadId(context({ mastra__threadId: 42 }))).toBe('42');
     expect(resolveThreadId(context({ mastra__threadId: 0 }))).toBe('0');
     expect(resolveThreadId(context({ MastraMemory: { thread: { id: 7 } } }))).toBe('7');
+    // A bigint (a database id as Prisma gives it) too.
+    expect(resolveThreadId(context({ mastra__threadId: 42n }))).toBe('42');
   });
 
   it('keeps odd but valid ids as they are', () => {

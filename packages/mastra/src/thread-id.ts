@@ -20,11 +20,12 @@ function read(requestContext: unknown, key: string): unknown {
 }
 
 /**
- * A thread id: a non-empty string, or a finite number as its string (an app keying threads by a
- * database integer; Mastra's processor keeps such threads apart too), as the core normalises them.
+ * A thread id: a non-empty string, or a finite number or bigint as its string (an app keying
+ * threads by a database integer; Mastra's processor keeps such threads apart too), as the core normalises them.
  */
 function threadIdOf(value: unknown): string | undefined {
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'bigint')
+    return String(value);
   return typeof value === 'string' && value.length > 0 ? value : undefined;
 }
 
