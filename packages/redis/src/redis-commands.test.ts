@@ -1,5 +1,5 @@
 import { MAX_TIMER_DELAY_MS, type ToolSearchError } from '@tool-search/core';
-import { RESP_TYPES } from 'redis';
+import { createClient, createCluster, createSentinel, RESP_TYPES } from 'redis';
 import { describe, expect, it } from 'vitest';
 import { BLOB_STRINGS_AS_BUFFERS } from './redis-commands';
 import { createRedisStore } from './redis-store';
@@ -60,6 +60,45 @@ describe('every Redis store: options', () => {
     it(`${name} says why a commandTimeoutMs past the longest timer is refused`, () => {
       expect(MAX_TIMER_DELAY_MS).toBe(2_147_483_647);
       expect(() => create({ client, commandTimeoutMs: 2 ** 31 })).toThrow(/at most 2147483647 ms/);
+    });
+  }
+
+  for (const [name, create] of Object.entries(stores)) {
+    it(`${name} refuses a cluster, Sentinel or legacy-mode client with INVALID_OPTIONS, saying which`, () => {
+      // Each has a sendCommand of other arguments: every call failed with a TypeError from inside
+      // node-redis ("Cannot read properties of undefined"), or was said not to be connected.
+      const refused = [
+        [createCluster({ rootNodes: [{ url: 'redis://127.0.0.1:1' }] }), /cluster client/],
+        [
+          createSentinel({ name: 'primary', sentinelRootNodes: [{ host: '127.0.0.1', port: 1 }] }),
+          /Sentinel/,
+        ],
+        [createClient({ url: 'redis://127.0.0.1:1' }).legacy(), /legacy-mode/],
+      ] as const;
+      for (const [target, message] of refused) {
+        let error: unknown;
+        try {
+          create({ client: target as never });
+        } catch (caught) {
+          error = caught;
+        }
+        expect((error as ToolSearchError | undefined)?.code).toBe('INVALID_OPTIONS');
+        expect((error as Error).message).toMatch(message);
+      }
+    });
+
+    it(`${name} refuses a client whose own keyPrefix it cannot put before its keys`, () => {
+      for (const keyPrefix of ['a\0b:', 'p\ud800:', Buffer.from([0xff, 0x3a])]) {
+        let error: unknown;
+        try {
+          create({ client: createClient({ url: 'redis://127.0.0.1:1', keyPrefix }) });
+        } catch (caught) {
+          error = caught;
+        }
+        expect((error as ToolSearchError | undefined)?.code, String(keyPrefix)).toBe('INVALID_OPTIONS');
+        expect((error as Error).message).toMatch(/client's keyPrefix/);
+      }
+      expect(() => create({ client: createClient({ keyPrefix: Buffer.from('app:') }) })).not.toThrow();
     });
   }
 

@@ -2,12 +2,23 @@ import { createHash } from 'node:crypto';
 import { isWellFormedText, MAX_TIMER_DELAY_MS, ToolSearchError } from '@tool-search/core';
 
 /**
- * The part of a node-redis client (`createClient()` from `redis` 5 or later) that the stores
- * use. A cluster client is not supported: its `sendCommand` takes different arguments.
+ * The part of a node-redis client (`createClient()` from `redis` 5 or later, or a pool from
+ * `createClientPool()`) that the stores use. A cluster client (`createCluster()`), a Sentinel
+ * client (`createSentinel()`) and a legacy-mode client (`client.legacy()`) are refused with
+ * `INVALID_OPTIONS`: their `sendCommand` takes other arguments.
  */
 export interface RedisStoreClient {
   readonly isOpen: boolean;
-  readonly isReady: boolean;
+  /**
+   * False while the client reconnects (calls then fail at once). A pool has none: a call it cannot
+   * serve fails after `commandTimeoutMs`.
+   */
+  readonly isReady?: boolean;
+  /**
+   * node-redis's own `keyPrefix` option (redis 6), which it puts before every key it sends: the
+   * stores put it before theirs too (node-redis does not, for the raw commands they send).
+   */
+  readonly options?: { readonly keyPrefix?: unknown };
   /**
    * Arguments are strings, or Buffers for keys that are not UTF-8 (a thread id that is not
    * well-formed Unicode). `typeMapping` asks for some replies as Buffers (SCAN's keys).
@@ -58,6 +69,7 @@ export function checkRedisOptions(
       'client must be a node-redis client (createClient() from redis)',
     );
   }
+  checkClientKind(client);
   if (typeof keyPrefix !== 'string' || keyPrefix.length === 0) {
     throw new ToolSearchError(
       'INVALID_OPTIONS',
@@ -110,7 +122,56 @@ export function checkRedisOptions(
         `the longest timer Node can set), got ${commandTimeoutMs}`,
     );
   }
-  return { client, keyPrefix, ttl, commandTimeoutMs };
+  return { client, keyPrefix: clientKeyPrefix(client) + keyPrefix, ttl, commandTimeoutMs };
+}
+
+/**
+ * Refuses the node-redis clients whose `sendCommand` takes other arguments: each call would
+ * otherwise fail with a TypeError from inside node-redis, or be reported as "not connected".
+ */
+function checkClientKind(client: RedisStoreClient): void {
+  const members = client as unknown as Record<string, unknown>;
+  if ('masters' in client && typeof members.getSlotMaster === 'function') {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      'client must be a node-redis client for one server or primary (createClient()), not a cluster client (createCluster()): a Redis Cluster is not supported',
+    );
+  }
+  if (typeof members.getMasterNode === 'function' && typeof members.getSentinelNode === 'function') {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      'client must be a node-redis client for one server or primary (createClient()), not a Sentinel client (createSentinel()): Sentinel is not supported; connect a client to the primary',
+    );
+  }
+  if (typeof client.isOpen !== 'boolean') {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      'client must be a node-redis client (createClient() from redis); a legacy-mode client (client.legacy()) is not supported: pass the client itself',
+    );
+  }
+}
+
+/**
+ * The client's own `keyPrefix` (node-redis 6), which node-redis puts before the keys of its
+ * commands but not before those of `sendCommand`: the stores put it before their keys themselves,
+ * so that their keys are where every other key of that client is. Held to the stores' own rules.
+ */
+function clientKeyPrefix(client: RedisStoreClient): string {
+  let prefix: unknown = client.options?.keyPrefix;
+  // A pool (createClientPool()) keeps it here.
+  if (prefix === undefined) prefix = (client as { _keyPrefix?: unknown })._keyPrefix;
+  if (prefix === undefined || prefix === null || prefix === '') return '';
+  if (Buffer.isBuffer(prefix)) {
+    const text = prefix.toString('utf8');
+    if (Buffer.from(text, 'utf8').equals(prefix)) prefix = text;
+  }
+  if (typeof prefix !== 'string' || !isWellFormedText(prefix) || prefix.includes('\0')) {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      'the client\'s keyPrefix must be UTF-8 text without NUL ("\\0"): the store puts it before its own keys',
+    );
+  }
+  return prefix;
 }
 
 /** A Lua script, sent by its SHA-1 (`EVALSHA`) once the server has it. */
@@ -194,7 +255,7 @@ export function createRedisCommands(options: RedisCommandsOptions): RedisCommand
         `Redis ${operation} failed: the client is not connected (call await client.connect() first)`,
       );
     }
-    if (!client.isReady) {
+    if (client.isReady === false) {
       throw new ToolSearchError('STORE_UNAVAILABLE', `Redis ${operation} failed: the client is reconnecting`);
     }
     const controller = new AbortController();
