@@ -1554,7 +1554,6 @@ describe('ToolSearchProcessor', () => {
 
   it('dispose lets the process exit: a child whose sweep timer is referenced ends once it disposes', async () => {
     const child = fileURLToPath(new URL('./__fixtures__/dispose-child.ts', import.meta.url));
-    const started = performance.now();
     const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
       const spawned = spawn(
         process.execPath,
@@ -1566,23 +1565,31 @@ describe('ToolSearchProcessor', () => {
         },
       );
       let output = '';
-      spawned.stdout.on('data', (chunk) => {
-        output += String(chunk);
-      });
-      spawned.stderr.on('data', (chunk) => {
-        output += String(chunk);
-      });
-      const timer = setTimeout(() => {
+      let exitTimer: ReturnType<typeof setTimeout> | undefined;
+      const fail = (message: string) => {
         spawned.kill('SIGKILL');
-        reject(new Error(`the child did not exit within 30 s:\n${output}`));
-      }, 30_000);
+        reject(new Error(`${message}:\n${output}`));
+      };
+      // Starting (tsx compiling Mastra and the packages from source) may be slow on a busy
+      // machine; what is measured is the exit once the run is over and the processor disposed.
+      const startTimer = setTimeout(() => fail('the child did not finish its run within 120 s'), 120_000);
+      const collect = (chunk: unknown) => {
+        output += String(chunk);
+        if (exitTimer === undefined && output.includes('ran: ')) {
+          clearTimeout(startTimer);
+          // Without dispose the referenced sweep timer keeps the process alive for good.
+          exitTimer = setTimeout(() => fail('the child did not exit within 20 s of its run'), 20_000);
+        }
+      };
+      spawned.stdout.on('data', collect);
+      spawned.stderr.on('data', collect);
       spawned.on('exit', (exitCode) => {
-        clearTimeout(timer);
+        clearTimeout(startTimer);
+        clearTimeout(exitTimer);
         resolve({ code: exitCode, output });
       });
     });
     expect(output).toContain('ran: search_tools,load_tool,getWeather');
     expect(code).toBe(0);
-    expect(performance.now() - started).toBeLessThan(30_000);
-  }, 40_000);
+  }, 150_000);
 });
