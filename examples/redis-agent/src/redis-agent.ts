@@ -72,14 +72,18 @@ export async function startAgentServer(name: string, url: string) {
 export async function runRedisAgent(options: { url: string; threadId?: string }): Promise<Turn[]> {
   const threadId = options.threadId ?? 'user-42';
   const first = await startAgentServer('server-a', options.url);
-  const second = await startAgentServer('server-b', options.url);
+  let second: Awaited<ReturnType<typeof startAgentServer>> | undefined;
   try {
+    second = await startAgentServer('server-b', options.url);
     return [
       await first.ask(threadId, 'What is the weather in Rome?'),
       await second.ask(threadId, 'And what is the weather in Oslo?'),
     ];
   } finally {
-    await first.close();
-    await second.close();
+    // Both closed, whichever start or close fails: an open client would keep the process alive.
+    const closed = await Promise.allSettled([first.close(), second?.close()]);
+    for (const outcome of closed) {
+      if (outcome.status === 'rejected') console.error(`closing a server failed: ${String(outcome.reason)}`);
+    }
   }
 }
