@@ -499,6 +499,12 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
    * Adds names, marks `used` (the added names and those asked for again) as used, and
    * applies maxLoadedTools (least recently used first); returns the names it evicted (the
    * caller reports them, after the load that evicted them).
+   *
+   * The store removes the names past the cap, least recently used first, with `keep:
+   * maxLoadedTools`: it stops once the thread holds the cap. Another process evicting from the
+   * thread at the same moment (each from what its own add answered) may already have brought it
+   * down to the cap; the names this remove then leaves stay loaded, and only the names absent from
+   * its answer count as evicted. (A store that ignores `keep` removes every name asked, as before.)
    */
   async function storeAdd(
     threadId: string,
@@ -519,16 +525,34 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
     const uses = observe(threadId, after, issuedAt);
     noteUse(threadId, used);
     if (after.length <= maxLoadedTools) return [];
-    const { evicted } = capLoadedNames(after, (name) => uses.get(name)?.used, maxLoadedTools);
+    const { evicted: candidates, evictionOrder } = capLoadedNames(
+      after,
+      (name) => uses.get(name)?.used,
+      maxLoadedTools,
+    );
+    let left: Set<string>;
     try {
       // Every store here has remove: createToolSearchEngine refuses a store without it under maxLoadedTools.
-      await callStore('remove', threadId, () => store!.remove!(threadId, evicted));
+      const answer = await callStore('remove', threadId, () =>
+        store!.remove!(threadId, evictionOrder, { keep: maxLoadedTools }),
+      );
+      // A store of before `keep` may answer nothing: every name asked went, as it was then read.
+      if (answer === undefined) left = new Set();
+      else {
+        try {
+          left = new Set(sanitizeNames(answer, 'remove'));
+        } catch (error) {
+          throw storeFailure('remove', threadId, error);
+        }
+      }
     } catch {
       // The names were added, so they are loaded: a failed eviction (reported as a store-error)
       // does not undo that, nor make the load fail. Reads show the thread capped all the same, and
       // the next load evicts again.
       return [];
     }
+    // In load order; a name the store kept (the thread was at the cap already) stays loaded.
+    const evicted = candidates.filter((name) => !left.has(name));
     for (const name of evicted) uses.delete(name);
     noteUnloaded(threadId, evicted);
     return evicted;

@@ -15,7 +15,7 @@ export { createToolSearchEngine, DEFAULT_THREAD_ID, normalizeThreadId } from './
 export type { ToolSearchErrorCode } from './errors';
 export { optionsObject, sizeOption, ToolSearchError, toolRecord } from './errors';
 export type { MemoryStore, MemoryStoreEvictReason, MemoryStoreOptions } from './memory-store';
-export { createMemoryStore } from './memory-store';
+export { checkRemoveOptions, createMemoryStore } from './memory-store';
 export type { MetaToolOptions } from './meta-tools';
 export {
   createMetaToolDefinitions,
@@ -75,6 +75,7 @@ export type {
   SearchToolsOutput,
   StepInput,
   StepPlan,
+  StoreRemoveOptions,
   StoreStats,
   ToolDescriptor,
   ToolFilter,

@@ -22,6 +22,7 @@ const A = 'getWeather';
 const B = 'send_email';
 const C = 'upload_file';
 const D = 'getForecast';
+const E = 'convert_currency';
 
 /** A store with only the methods maxLoadedTools needs (get, add, delete, remove), its names readable by the test. */
 function plainStore(): LoadStateStore & { names: Map<string, string[]> } {
@@ -309,6 +310,116 @@ describe('maxLoadedTools: the least recently used tool goes first', () => {
     expect(eventsOf('evict').map((event) => event.toolNames)).toEqual([[A, B]]);
   });
 
+  it('asks the store to remove the names past the cap least recently used first, keeping maxLoadedTools', async () => {
+    const inner = createMemoryStore();
+    const removes: unknown[][] = [];
+    const { engine, eventsOf } = harness({
+      maxLoadedTools: 3,
+      storage: {
+        get: (threadId) => inner.get(threadId),
+        add: (threadId, names) => inner.add(threadId, names),
+        delete: (threadId) => inner.delete(threadId),
+        remove: (threadId, names, options) => {
+          removes.push([threadId, [...names], options]);
+          return inner.remove(threadId, names, options);
+        },
+      },
+    });
+    const request = engine.startRequest({ threadId: 't' });
+    await loadThreeThenCallA(request); // a, b, c loaded; a called last
+    expect(await request.guard(B)).toEqual({ allowed: true });
+    expect(await request.guard(A)).toEqual({ allowed: true }); // now c, then b, are the least recently used
+    const output = await request.loadTool({ toolNames: [D, E] });
+    expect(removes).toEqual([['t', [C, B], { keep: 3 }]]);
+    expect(output).toMatchObject({ success: true, loaded: [D, E] });
+    expect(eventsOf('evict').map((event) => event.toolNames)).toEqual([[B, C]]); // in load order
+    expect(inner.get('t')).toEqual([A, D, E]);
+  });
+
+  it('keeps loaded, and reports nothing for, the names its remove left because another process evicted first', async () => {
+    const inner = createMemoryStore();
+    const { engine, eventsOf } = harness({
+      maxLoadedTools: 2,
+      storage: {
+        get: (threadId) => inner.get(threadId),
+        add: (threadId, names) => inner.add(threadId, names),
+        delete: (threadId) => inner.delete(threadId),
+        remove: (threadId, names, options) => {
+          // Another process, which also added c and ranks b least recently used, evicts first.
+          inner.remove(threadId, [B], { keep: 2 });
+          return inner.remove(threadId, names, options);
+        },
+      },
+    });
+    const request = engine.startRequest({ threadId: 't' });
+    await request.loadTool({ toolNames: [A, B] });
+    await request.prepareStep();
+    const output = await request.loadTool({ toolName: C });
+    // This engine asked for a, but the thread was at the cap already: a stays.
+    expect(inner.get('t')).toEqual([A, C]);
+    expect(output).toMatchObject({ success: true, loaded: [C] });
+    expect(output.message).not.toContain('Unloaded');
+    expect(eventsOf('evict')).toEqual([]);
+    expect((await request.prepareStep()).visible).toEqual([...META, A, C]);
+    expect(await request.guard(A)).toEqual({ allowed: true });
+    // b went in the other process: here it is simply not loaded (and a is still known as used).
+    await request.loadTool({ toolName: D });
+    expect(eventsOf('evict').map((event) => event.toolNames)).toEqual([[C]]);
+    expect(inner.get('t')).toEqual([A, D]);
+  });
+
+  it('works as before with a store whose remove ignores keep: every name asked goes', async () => {
+    const store = plainStore(); // remove(threadId, names): no options
+    const { engine, eventsOf } = harness({ maxLoadedTools: 2, storage: store });
+    const request = engine.startRequest({ threadId: 't' });
+    await request.loadTool({ toolNames: [A, B] });
+    await request.prepareStep();
+    store.names.set('t', [A, C]); // another process: c loaded, b evicted
+    // This engine sees [a, c, d] and asks for a (keep 2); the store takes a away regardless.
+    await request.loadTool({ toolName: D });
+    expect(store.names.get('t')).toEqual([C, D]);
+    expect(eventsOf('evict').map((event) => event.toolNames)).toEqual([[A]]);
+    expect((await request.prepareStep()).visible).toEqual([...META, C, D]);
+    const output = await request.loadTool({ toolNames: [A, B, E] });
+    expect(output).toMatchObject({ success: true, loaded: [A, B, E] });
+    expect(output.message).toContain(`Unloaded again at once, since at most 2 tools stay loaded: ${A}`);
+    expect(store.names.get('t')).toEqual([B, E]);
+  });
+
+  it('takes a remove that answers nothing (a store written before keep) as every name asked gone, and other answers as a failed eviction', async () => {
+    const run = async (answer: unknown) => {
+      const inner = createMemoryStore();
+      const { engine, eventsOf } = harness({
+        maxLoadedTools: 1,
+        storage: {
+          get: (threadId) => inner.get(threadId),
+          add: (threadId, names) => inner.add(threadId, names),
+          delete: (threadId) => inner.delete(threadId),
+          remove: (threadId, names) => {
+            inner.remove(threadId, names);
+            return answer as string[];
+          },
+        },
+      });
+      const request = engine.startRequest({ threadId: 't' });
+      await request.loadTool({ toolName: A });
+      expect(await request.loadTool({ toolName: B })).toMatchObject({ success: true, loaded: [B] });
+      expect((await request.prepareStep()).visible).toEqual([...META, B]);
+      return { storeErrors: eventsOf('store-error'), evictions: eventsOf('evict') };
+    };
+    const quiet = await run(undefined);
+    expect(quiet.storeErrors).toEqual([]);
+    expect(quiet.evictions).toEqual([expect.objectContaining({ toolNames: [A] })]);
+    const garbage = await run(42);
+    expect(garbage.storeErrors).toEqual([
+      expect.objectContaining({
+        operation: 'remove',
+        error: expect.objectContaining({ code: 'STORE_UNAVAILABLE' }),
+      }),
+    ]);
+    expect(garbage.evictions).toEqual([]);
+  });
+
   it('reads a store holding more than the cap as its most recently used names, in load order', async () => {
     const store = createMemoryStore();
     const { engine } = harness({ storage: store, maxLoadedTools: 2 });
@@ -497,8 +608,19 @@ describe('leastRecentlyUsed', () => {
     expect(capLoadedNames(['a', 'b', 'c', 'd'], lastUse, 2)).toEqual({
       kept: ['a', 'c'],
       evicted: ['b', 'd'],
+      evictionOrder: ['b', 'd'],
     });
-    expect(capLoadedNames(['a'], lastUse, undefined)).toEqual({ kept: ['a'], evicted: [] });
+    // The order to remove them in: the least recently used first.
+    expect(capLoadedNames(['a', 'b', 'c', 'd'], lastUse, 1)).toEqual({
+      kept: ['a'],
+      evicted: ['b', 'c', 'd'],
+      evictionOrder: ['b', 'd', 'c'],
+    });
+    expect(capLoadedNames(['a'], lastUse, undefined)).toEqual({
+      kept: ['a'],
+      evicted: [],
+      evictionOrder: [],
+    });
   });
 
   it('replays any sequence within the cap, a subsequence of first loads, the last used kept (property)', () => {

@@ -8,6 +8,28 @@
  */
 
 /**
+ * The positions in `names` (load order) of the `count` names to evict, the least recently used
+ * first. `lastUse` gives a name's last use as a number that grows with time; a name without one
+ * (no use known) counts as older than every name with one, and such names go in load order.
+ */
+function evictionPositions(
+  names: readonly string[],
+  lastUse: (name: string) => number | undefined,
+  count: number,
+): number[] {
+  if (count <= 0) return [];
+  const ranked = names.map((name, position) => ({ position, use: lastUse(name) }));
+  ranked.sort((a, b) => {
+    if (a.use === undefined || b.use === undefined) {
+      if (a.use !== b.use) return a.use === undefined ? -1 : 1;
+      return a.position - b.position;
+    }
+    return a.use - b.use || a.position - b.position;
+  });
+  return ranked.slice(0, count).map((item) => item.position);
+}
+
+/**
  * The `count` names of `names` (load order) to evict: the least recently used first. `lastUse`
  * gives a name's last use as a number that grows with time; a name without one (no use known)
  * counts as older than every name with one, and such names go in load order.
@@ -18,32 +40,29 @@ export function leastRecentlyUsed(
   lastUse: (name: string) => number | undefined,
   count: number,
 ): string[] {
-  if (count <= 0) return [];
-  if (count >= names.length) return [...names];
-  const ranked = names.map((name, position) => ({ position, use: lastUse(name) }));
-  ranked.sort((a, b) => {
-    if (a.use === undefined || b.use === undefined) {
-      if (a.use !== b.use) return a.use === undefined ? -1 : 1;
-      return a.position - b.position;
-    }
-    return a.use - b.use || a.position - b.position;
-  });
-  const evicted = new Set(ranked.slice(0, count).map((item) => item.position));
-  return names.filter((_, position) => evicted.has(position));
+  return capLoadedNames(names, lastUse, Math.max(0, names.length - Math.max(0, count))).evicted;
 }
 
-/** The names that stay under the cap (load order kept), and those that do not. */
+/**
+ * The names that stay under the cap (load order kept), and those that do not: `evicted` in load
+ * order, and the same names in `evictionOrder` the least recently used first (the order to remove
+ * them in, so that a store told to stop at the cap keeps the most recently used of them).
+ */
 export function capLoadedNames(
   names: readonly string[],
   lastUse: (name: string) => number | undefined,
   maxLoadedTools: number | undefined,
-): { kept: string[]; evicted: string[] } {
+): { kept: string[]; evicted: string[]; evictionOrder: string[] } {
   if (maxLoadedTools === undefined || names.length <= maxLoadedTools) {
-    return { kept: [...names], evicted: [] };
+    return { kept: [...names], evicted: [], evictionOrder: [] };
   }
-  const evicted = leastRecentlyUsed(names, lastUse, names.length - maxLoadedTools);
-  const gone = new Set(evicted);
-  return { kept: names.filter((name) => !gone.has(name)), evicted };
+  const order = evictionPositions(names, lastUse, names.length - maxLoadedTools);
+  const gone = new Set(order);
+  return {
+    kept: names.filter((_, position) => !gone.has(position)),
+    evicted: names.filter((_, position) => gone.has(position)),
+    evictionOrder: order.map((position) => names[position]!),
+  };
 }
 
 /**

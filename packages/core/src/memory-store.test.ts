@@ -168,6 +168,23 @@ describe('createMemoryStore', () => {
     expect(store.stats().threadCount).toBe(1);
   });
 
+  it('rejects a keep that is not an integer >= 0 with INVALID_INPUT, removing nothing', () => {
+    const store = createMemoryStore({ ttl: 0 });
+    store.add('t', ['a', 'b', 'c']);
+    for (const keep of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '2', null, 2n]) {
+      expect(() => store.remove('t', ['a'], { keep } as never)).toThrow(
+        expect.objectContaining({ code: 'INVALID_INPUT', message: expect.stringContaining('keep') }),
+      );
+    }
+    for (const options of ['keep', 3, [2]]) {
+      expect(() => store.remove('t', ['a'], options as never)).toThrow(
+        expect.objectContaining({ code: 'INVALID_INPUT' }),
+      );
+    }
+    expect(store.get('t')).toEqual(['a', 'b', 'c']);
+    expect(store.remove('t', ['a'], null as never)).toEqual(['b', 'c']);
+  });
+
   it('behaves like a list-of-sets model under any sequence of operations (property)', () => {
     const threadId = fc.constantFrom('a', 'b', '__proto__', 'constructor', '');
     const names = fc.array(fc.constantFrom<string>('x', 'y', 'z', '__proto__', 'toString', 'ñ'), {
@@ -177,7 +194,12 @@ describe('createMemoryStore', () => {
       fc.record({ kind: fc.constant('add' as const), threadId, names }),
       fc.record({ kind: fc.constant('get' as const), threadId }),
       fc.record({ kind: fc.constant('delete' as const), threadId }),
-      fc.record({ kind: fc.constant('remove' as const), threadId, names }),
+      fc.record({
+        kind: fc.constant('remove' as const),
+        threadId,
+        names,
+        keep: fc.option(fc.integer({ min: 0, max: 4 }), { nil: undefined }),
+      }),
       fc.record({ kind: fc.constant('advance' as const), ms: fc.integer({ min: 0, max: 1_500 }) }),
       fc.record({ kind: fc.constant('sweep' as const) }),
     );
@@ -226,8 +248,13 @@ describe('createMemoryStore', () => {
                 break;
               case 'remove': {
                 const state = touch(op.threadId);
-                if (state) state.names = state.names.filter((name) => !op.names.includes(name));
-                expect(store.remove(op.threadId, op.names)).toEqual(state?.names ?? []);
+                // In the order given, until the thread holds `keep` names or fewer.
+                for (const name of op.names) {
+                  if (!state || (op.keep !== undefined && state.names.length <= op.keep)) break;
+                  state.names = state.names.filter((held) => held !== name);
+                }
+                const options = op.keep === undefined ? undefined : { keep: op.keep };
+                expect(store.remove(op.threadId, op.names, options)).toEqual(state?.names ?? []);
                 break;
               }
               case 'advance':

@@ -1,7 +1,7 @@
 import { clockOption } from './clock';
 import { optionsObject, ToolSearchError } from './errors';
 import { safeListener } from './listener';
-import type { Clock, LoadStateStore, StoreStats } from './types';
+import type { Clock, LoadStateStore, StoreRemoveOptions, StoreStats } from './types';
 
 export type MemoryStoreEvictReason = 'ttl' | 'max-threads' | 'cleared';
 
@@ -20,7 +20,7 @@ export interface MemoryStore extends LoadStateStore {
   get(threadId: string): readonly string[];
   add(threadId: string, names: readonly string[]): readonly string[];
   delete(threadId: string): void;
-  remove(threadId: string, names: readonly string[]): readonly string[];
+  remove(threadId: string, names: readonly string[], options?: StoreRemoveOptions): readonly string[];
   clear(): void;
   sweep(): number;
   stats(): StoreStats;
@@ -39,6 +39,27 @@ export const DEFAULT_MAX_THREADS = 10_000;
 /** How often the sweep runs for a given TTL: half the TTL, between one second and one minute. */
 export function sweepInterval(ttl: number): number {
   return Math.min(60_000, Math.max(1_000, Math.floor(ttl / 2)));
+}
+
+/**
+ * For a `LoadStateStore` of your own: the `keep` of `remove`'s options (undefined when the options
+ * or their `keep` are absent); INVALID_INPUT unless the options are an object and `keep` an
+ * integer >= 0.
+ */
+export function checkRemoveOptions(options: unknown): number | undefined {
+  if (options === undefined || options === null) return undefined;
+  if (typeof options !== 'object' || Array.isArray(options)) {
+    throw new ToolSearchError('INVALID_INPUT', `remove takes an options object, got ${typeof options}`);
+  }
+  const { keep } = options as StoreRemoveOptions;
+  if (keep === undefined) return undefined;
+  if (typeof keep !== 'number' || !Number.isSafeInteger(keep) || keep < 0) {
+    throw new ToolSearchError(
+      'INVALID_INPUT',
+      `remove: keep must be an integer >= 0, got ${typeof keep === 'number' ? keep : typeof keep}`,
+    );
+  }
+  return keep;
 }
 
 /**
@@ -145,12 +166,19 @@ export function createMemoryStore(given?: MemoryStoreOptions | null): MemoryStor
       threads.delete(id);
       notify(id, state.names, 'cleared');
     },
-    remove(threadId, given) {
+    remove(threadId, given, options) {
       const names = nameList(given, 'remove');
+      const keep = checkRemoveOptions(options);
       const id = key(threadId);
       const state = touch(id);
       if (!state) return [];
-      const drop = new Set(names);
+      // In the order given, until the thread holds `keep` names or fewer.
+      const drop = new Set<string>();
+      for (const name of names) {
+        if (keep !== undefined && state.set.size - drop.size <= keep) break;
+        if (typeof name === 'string' && state.set.has(name)) drop.add(name);
+      }
+      if (drop.size === 0) return [...state.names];
       const kept = state.names.filter((name) => !drop.has(name));
       // Element by element: a spread of a very long list overflows the stack, and the thread
       // would be left empty.

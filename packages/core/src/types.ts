@@ -65,6 +65,15 @@ export interface StoreStats {
   readonly oldestAccessTime: number | null;
 }
 
+/** Options of {@link LoadStateStore.remove}. */
+export interface StoreRemoveOptions {
+  /**
+   * Stop removing once the thread holds this many names or fewer (an integer >= 0); the names
+   * are removed in the order given. Absent: every name given is removed.
+   */
+  readonly keep?: number;
+}
+
 /**
  * Where the loaded tool names of each thread live. Required: get, add, delete (and remove
  * when the engine has `maxLoadedTools`). Optional capabilities: remove, clear, sweep, stats,
@@ -79,8 +88,17 @@ export interface LoadStateStore {
   add(threadId: string, names: readonly string[]): MaybePromise<readonly string[]>;
   /** Forgets a thread. */
   delete(threadId: string): MaybePromise<void>;
-  /** Removes some names from a thread, atomically; returns the names left. Required by `maxLoadedTools`. */
-  remove?(threadId: string, names: readonly string[]): MaybePromise<readonly string[]>;
+  /**
+   * Removes some names from a thread, atomically (one operation); returns the names left.
+   * Required by `maxLoadedTools`. With `options.keep`, removes the names in the order given and
+   * stops as soon as the thread holds `keep` names or fewer (the engine passes its cap, so that
+   * two processes evicting at once never leave a thread below it); without it, removes them all.
+   */
+  remove?(
+    threadId: string,
+    names: readonly string[],
+    options?: StoreRemoveOptions,
+  ): MaybePromise<readonly string[]>;
   /** Forgets every thread of this store. */
   clear?(): MaybePromise<void>;
   /** Removes expired threads now; returns how many were removed. */

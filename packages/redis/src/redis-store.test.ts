@@ -1,4 +1,5 @@
-import { describeStoreContract } from '@tool-search/core/testing';
+import { createToolSearchEngine, type LoadStateStore, type ToolSearchEvent } from '@tool-search/core';
+import { describeStoreContract, sampleCatalog } from '@tool-search/core/testing';
 import { createClient, createClientPool } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ageKeys } from '../test/age-keys';
@@ -155,6 +156,42 @@ describe('createRedisStore: load state', () => {
     expect(await store.remove('never-seen', ['a'])).toEqual([]);
   });
 
+  it('with keep, removes in the order given until the thread holds keep names, in one round trip', async () => {
+    const keyPrefix = freshPrefix();
+    const store = createRedisStore({ client, keyPrefix });
+    await store.add('t', ['a', 'b', 'c', 'd', 'e']);
+    const counted = countRoundTrips(client);
+    const counting = createRedisStore({ client: counted.client, keyPrefix });
+    await counting.remove('t', [], { keep: 9 }); // the script is cached from here on
+    counted.reset();
+    expect(await counting.remove('t', ['e', 'missing', 'c', 'a'], { keep: 3 })).toEqual(['a', 'b', 'd']);
+    expect(counted.reset()).toEqual(['EVALSHA']);
+    expect(await admin.zRange(threadKey(keyPrefix, 't'), 0, -1)).toEqual(['a', 'b', 'd']);
+    // The largest keep it accepts, and 0 (every name listed goes, and the key with them).
+    expect(await store.remove('t', ['a'], { keep: Number.MAX_SAFE_INTEGER })).toEqual(['a', 'b', 'd']);
+    expect(await store.remove('t', ['d', 'b', 'a'], { keep: 0 })).toEqual([]);
+    expect(await admin.exists(threadKey(keyPrefix, 't'))).toBe(0);
+  });
+
+  it('refuses a keep that is not an integer >= 0 with INVALID_INPUT, and removes nothing', async () => {
+    const store = createRedisStore({ client, keyPrefix: freshPrefix() });
+    await store.add('t', ['a', 'b', 'c']);
+    for (const keep of [
+      -1,
+      2.5,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      Number.MAX_SAFE_INTEGER + 1,
+      '2',
+      null,
+    ]) {
+      const error = await expectCode(store.remove('t', ['a'], { keep } as never), 'INVALID_INPUT');
+      expect(error.message).toMatch(/keep/);
+    }
+    await expectCode(store.remove('t', ['a'], 'keep' as never), 'INVALID_INPUT');
+    expect(await store.get('t')).toEqual(['a', 'b', 'c']);
+  });
+
   it('deletes one thread and leaves the others', async () => {
     const store = createRedisStore({ client, keyPrefix: freshPrefix() });
     await store.add('a', ['x']);
@@ -271,6 +308,80 @@ describe('createRedisStore: several processes at once', () => {
     expect(await second.get('t')).toEqual(['a']);
     await second.add('t', ['b']);
     expect(await first.get('t')).toEqual(['a', 'b']);
+  });
+});
+
+describe('createRedisStore: maxLoadedTools across engines', () => {
+  it('two engines evicting from one thread at the same moment leave it holding exactly maxLoadedTools', async () => {
+    const keyPrefix = freshPrefix();
+    const [a, b, c, x, y] = sampleCatalog().map((entry) => entry.descriptor.name) as [
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
+    // Both adds of the last loads land before either eviction runs: each engine then evicts from
+    // what its own add answered, by its own recency.
+    let release!: () => void;
+    const bothAdded = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let lastAdds = 0;
+    const gated = (): LoadStateStore => {
+      const store = createRedisStore({ client, keyPrefix });
+      return {
+        get: (threadId) => store.get(threadId),
+        delete: (threadId) => store.delete(threadId),
+        async add(threadId, names) {
+          const answer = await store.add(threadId, names);
+          if ((names.includes(x) || names.includes(y)) && ++lastAdds === 2) release();
+          return answer;
+        },
+        async remove(threadId, names, options) {
+          await bothAdded;
+          return store.remove(threadId, names, options);
+        },
+      };
+    };
+    const events: ToolSearchEvent[] = [];
+    const engine = () =>
+      createToolSearchEngine({
+        catalog: sampleCatalog(),
+        storage: gated(),
+        maxLoadedTools: 3,
+        onEvent: (event) => events.push(event),
+      });
+    const one = engine();
+    const two = engine();
+    const load = (on: typeof one, name: string) =>
+      on.startRequest({ threadId: 't' }).loadTool({ toolName: name });
+    await load(one, a);
+    await load(one, b);
+    await load(one, c);
+    await load(one, a); // in one, b is now the least recently used
+    await two.startRequest({ threadId: 't' }).prepareStep(); // two sees a, b, c
+    await load(two, b); // in two, a then c are the least recently used
+    const [first, second] = await Promise.all([load(one, x), load(two, y)]);
+    expect(first).toMatchObject({ success: true, loaded: [x] });
+    expect(second).toMatchObject({ success: true, loaded: [y] });
+    // One asked to evict b, two asked for a and c: between them three names, where two were due.
+    const held = await createRedisStore({ client: admin, keyPrefix }).get('t');
+    expect(held).toHaveLength(3);
+    expect(held.slice(-2)).toEqual([x, y]);
+    // Each engine reports as evicted only what its own remove took away; the rest is held.
+    const evicted = events.flatMap((event) => (event.type === 'evict' ? event.toolNames : []));
+    expect(evicted).toHaveLength(2);
+    expect(new Set([...evicted, ...held])).toEqual(new Set([a, b, c, x, y]));
+    for (const on of [one, two]) {
+      expect((await on.startRequest({ threadId: 't' }).prepareStep()).visible).toEqual([
+        'search_tools',
+        'load_tool',
+        ...held,
+      ]);
+    }
+    await one.dispose();
+    await two.dispose();
   });
 });
 

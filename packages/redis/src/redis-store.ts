@@ -1,7 +1,9 @@
 import {
   type Clock,
+  checkRemoveOptions,
   isWellFormedText,
   type LoadStateStore,
+  type StoreRemoveOptions,
   type StoreStats,
   systemClock,
   ToolSearchError,
@@ -36,7 +38,15 @@ export interface RedisStore extends LoadStateStore {
   get(threadId: string): Promise<readonly string[]>;
   add(threadId: string, names: readonly string[]): Promise<readonly string[]>;
   delete(threadId: string): Promise<void>;
-  remove(threadId: string, names: readonly string[]): Promise<readonly string[]>;
+  /**
+   * Removes the names in the order given, in one script; with `keep`, stops as soon as the thread
+   * holds `keep` names or fewer. Answers the names left.
+   */
+  remove(
+    threadId: string,
+    names: readonly string[],
+    options?: StoreRemoveOptions,
+  ): Promise<readonly string[]>;
   /** Deletes every thread under this store's key prefix (SCAN + UNLINK, never KEYS). */
   clear(): Promise<void>;
   /** Counts the threads under this store's key prefix (SCAN + PTTL, never KEYS). */
@@ -83,10 +93,17 @@ if ttl > 0 then redis.call('PEXPIRE', key, ARGV[1]) end
 return redis.call('ZRANGE', key, 0, -1)
 `;
 
+// ARGV[2] is `keep` (-1: remove every name): the names go in the order given until the thread
+// holds `keep` or fewer, so two processes evicting at once never take it below the cap.
 const REMOVE_SCRIPT = `
 local key = KEYS[1]
 local ttl = tonumber(ARGV[1])
-for i = 2, #ARGV do redis.call('ZREM', key, ARGV[i]) end
+local keep = tonumber(ARGV[2])
+local count = redis.call('ZCARD', key)
+for i = 3, #ARGV do
+  if keep >= 0 and count <= keep then break end
+  count = count - redis.call('ZREM', key, ARGV[i])
+end
 if ttl > 0 then redis.call('PEXPIRE', key, ARGV[1]) end
 return redis.call('ZRANGE', key, 0, -1)
 `;
@@ -167,11 +184,13 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
         toNames(await evaluate(scripts.add, [keyOf(threadId)], [ttlArgument, ...added], signal), 'add'),
       );
     },
-    async remove(threadId, list) {
+    async remove(threadId, list, options) {
       const removed = names(list);
+      const keep = checkRemoveOptions(options);
+      const keepArgument = keep === undefined ? '-1' : String(keep);
       return call('remove', async (signal) =>
         toNames(
-          await evaluate(scripts.remove, [keyOf(threadId)], [ttlArgument, ...removed], signal),
+          await evaluate(scripts.remove, [keyOf(threadId)], [ttlArgument, keepArgument, ...removed], signal),
           'remove',
         ),
       );

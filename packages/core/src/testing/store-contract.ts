@@ -54,7 +54,7 @@ export const oddIds: readonly string[] = [
  * describeStoreContract({ name: 'memory', createStore: ({ ttl, clock }) => createMemoryStore({ ttl, clock }) });
  * ```
  * Optional capabilities (remove, clear, sweep, stats, dispose) are tested when present (an engine
- * with `maxLoadedTools` requires `remove`).
+ * with `maxLoadedTools` requires `remove`, and passes it `keep`).
  */
 export function describeStoreContract(options: StoreContractOptions): void {
   const ttl = options.ttl ?? 1_000;
@@ -196,6 +196,44 @@ export function describeStoreContract(options: StoreContractOptions): void {
       expect(await store.get('t')).toEqual(['a', 'c', 'd']);
       expect(await store.add('t', ['b'])).toEqual(['a', 'c', 'd', 'b']);
       expect(await store.remove('nobody', ['a'])).toEqual([]);
+    });
+
+    it('remove with keep removes the names in the order given, stopping once the thread holds keep or fewer (when supported)', async (context) => {
+      const store = await setup();
+      if (!store.remove) return context.skip();
+      await store.add('t', ['a', 'b', 'c', 'd', 'e']);
+      // d goes (4 left), zzz is not there, b goes (3 left): a is never reached.
+      expect(await store.remove('t', ['d', 'zzz', 'b', 'a'], { keep: 3 })).toEqual(['a', 'c', 'e']);
+      expect(await store.get('t')).toEqual(['a', 'c', 'e']);
+      // Already at keep: nothing goes, the names are answered all the same.
+      expect(await store.remove('t', ['a'], { keep: 3 })).toEqual(['a', 'c', 'e']);
+      expect(await store.remove('t', ['e', 'a'], { keep: 5 })).toEqual(['a', 'c', 'e']);
+      // The order given decides which names go, not the load order.
+      expect(await store.remove('t', ['e', 'a'], { keep: 2 })).toEqual(['a', 'c']);
+      // keep 0 removes every name listed; keep absent too.
+      await store.add('u', ['a', 'b', 'c']);
+      expect(await store.remove('u', ['c', 'a'], { keep: 0 })).toEqual(['b']);
+      await store.add('v', ['a', 'b', 'c']);
+      expect(await store.remove('v', ['c', 'a'], {})).toEqual(['b']);
+      expect(await store.remove('v', ['b'], undefined)).toEqual([]);
+      expect(await store.remove('nobody', ['a'], { keep: 1 })).toEqual([]);
+    });
+
+    it('never goes below keep when removes with keep run concurrently on one thread (when supported)', async (context) => {
+      const store = await setup();
+      if (!store.remove) return context.skip();
+      const remove = store.remove.bind(store);
+      const names = Array.from({ length: 8 }, (_, index) => `tool_${index}`);
+      await store.add('t', names);
+      // Each remove alone would take the thread to 3; together they must stop there too.
+      await Promise.all([
+        remove('t', names.slice(0, 5), { keep: 3 }),
+        remove('t', names.slice(3).reverse(), { keep: 3 }),
+        remove('t', [names[1]!, names[6]!, names[2]!, names[7]!, names[0]!], { keep: 3 }),
+      ]);
+      const left = await store.get('t');
+      expect(left).toHaveLength(3);
+      expect(names.filter((name) => left.includes(name))).toEqual(left);
     });
 
     it('clear forgets every thread (when supported)', async (context) => {
