@@ -211,6 +211,107 @@ describe('createHybridRanker', () => {
     expect(queries).toEqual([['umbrella']]);
   });
 
+  it("embeds a tool's parameter enum values (its own and its array items'), bounded per parameter and per tool", () => {
+    const text = defaultToolText({
+      name: 'make_payment',
+      description: 'Sends money.',
+      parameters: {
+        type: 'object',
+        properties: {
+          method: { type: 'string', enum: ['app balance', 'debit card', 'credit card', 7] },
+          tags: { type: 'array', items: { type: 'string', enum: ['private', 'public'] } },
+          amount: { type: 'number' },
+        },
+      },
+    });
+    expect(text).toBe(
+      'make_payment. Sends money.. method tags amount. app balance debit card credit card private public',
+    );
+    const many = (prefix: string) => Array.from({ length: 12 }, (_, index) => `${prefix}${index}`);
+    const bounded = defaultToolText({
+      name: 'pick',
+      parameters: {
+        type: 'object',
+        properties: { a: { enum: many('a') }, b: { enum: many('b') }, c: { enum: many('c') } },
+      },
+    });
+    // At most 8 values per parameter, 16 per tool.
+    expect(bounded).toBe(`pick. a b c. ${[...many('a').slice(0, 8), ...many('b').slice(0, 8)].join(' ')}`);
+  });
+
+  it('embeds a request without its quoted values (the lexical ranking reads them), keeping apostrophes and a request that is all quotes', () => {
+    const queries: string[][] = [];
+    const embedder = conceptEmbedder({
+      embedQueries(texts) {
+        queries.push([...texts]);
+        return texts.map(conceptVector);
+      },
+    });
+    const ranker = createHybridRanker({ embedder })(tools);
+    ranker.search(`convert 'Canadian dollars' to "euros", I don't think it's hard (id='x-1')`, { topK: 3 });
+    expect(queries.at(-1)).toEqual([`convert   to  , I don't think it's hard (id= )`]);
+    ranker.search(`"weather forecast"`, { topK: 3 });
+    expect(queries.at(-1)).toEqual([`"weather forecast"`]);
+  });
+
+  it("in a request of several parts, moves each part's view towards its own leading tool, the whole request's towards the two leading tools", () => {
+    const weight = 0.9;
+    const floor = 0.2;
+    const feedback = 1;
+    const scripted: SearchResult[] = [
+      { name: 'get_forecast', description: '', score: 0.6 },
+      { name: 'convert_currency', description: '', score: 0.5 },
+      { name: 'search_flights', description: '', score: 0.3 },
+    ];
+    const ranker = createHybridRanker({
+      embedder: conceptEmbedder(),
+      weight,
+      similarityFloor: floor,
+      feedback,
+      lexical: () => ({ search: () => scripted }),
+    })(tools);
+    const query = 'weather forecast for Rome and convert dollars to euros';
+    const unit = (vector: Float32Array): Float32Array => {
+      const length = Math.hypot(...vector);
+      return length > 0 ? vector.map((value) => value / length) : vector;
+    };
+    const vectorOf = (name: string) =>
+      unit(conceptVector(defaultToolText(tools.find((tool) => tool.name === name)!)));
+    const cosine = (left: Float32Array, right: Float32Array) =>
+      left.reduce((sum, value, axis) => sum + value * right[axis]!, 0);
+    const towards = (view: Float32Array, targets: Float32Array[]) =>
+      unit(
+        view.map(
+          (value, axis) =>
+            value + (feedback * targets.reduce((sum, target) => sum + target[axis]!, 0)) / targets.length,
+        ),
+      );
+    const forecast = vectorOf('get_forecast');
+    const currency = vectorOf('convert_currency');
+    const [whole, weatherPart, moneyPart] = [
+      query,
+      'weather forecast for Rome',
+      'convert dollars to euros',
+    ].map((text) => unit(conceptVector(text))) as [Float32Array, Float32Array, Float32Array];
+    const fused = (views: Float32Array[]) =>
+      (1 - weight) * 0.6 +
+      weight * Math.max(0, (Math.max(...views.map((view) => cosine(view, forecast))) - floor) / (1 - floor));
+    // Each part towards its own tool: the weather part keeps its likeness to the forecast tool.
+    const expected = fused([
+      towards(whole, [forecast, currency]),
+      towards(weatherPart, [forecast]),
+      towards(moneyPart, [currency]),
+    ]);
+    // Every view towards the two tools' mean, as before: the weather part drifts to money.
+    const meanOnly = fused(
+      [whole, weatherPart, moneyPart].map((view) => towards(view, [forecast, currency])),
+    );
+    expect(expected - meanOnly).toBeGreaterThan(0.02);
+    const [top] = now(ranker.search(query, { topK: 1 }));
+    expect(top!.name).toBe('get_forecast');
+    expect(top!.score).toBeCloseTo(expected, 2);
+  });
+
   it('answers with a promise when the embedder is asynchronous, and waits for the catalog vectors', async () => {
     const embedder = conceptEmbedder();
     const asynchronous: Embedder = {

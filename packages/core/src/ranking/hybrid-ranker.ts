@@ -50,12 +50,16 @@ export interface HybridRankerOptions {
   /** A cosine at or below this counts as no similarity (default 0.2). */
   readonly similarityFloor?: number;
   /**
-   * Pseudo-relevance feedback, 0..1 (default 0.3): the request's vectors are moved towards the
-   * mean vector of the two tools that lead the fused ranking, by this share of it, and every
-   * candidate's similarity is measured again. 0 turns it off.
+   * Pseudo-relevance feedback, 0..1 (default 0.3): the request's vector is moved towards the
+   * mean vector of the two tools that lead the fused ranking, by this share of it (each part's
+   * vector, in a request of several parts, towards the one of the six leading tools most
+   * similar to it), and every candidate's similarity is measured again. 0 turns it off.
    */
   readonly feedback?: number;
-  /** The text embedded for a tool (default: its name, description, tags and parameter names). */
+  /**
+   * The text embedded for a tool (default: its name, description, tags, parameter names and
+   * their string enum values).
+   */
   readonly toolText?: (tool: ToolDescriptor) => string;
   /**
    * Called when the embedder fails or returns unusable vectors. The search then answers
@@ -99,10 +103,26 @@ const QUERY_CACHE_SIZE = 256;
 const DIVERSITY = 0.3;
 /** Leading tools whose vectors the request's views are moved towards (pseudo-relevance feedback). */
 const FEEDBACK_TOOLS = 2;
+/**
+ * For a request in several parts, each part's view is moved towards the one tool most similar
+ * to it among this many leading tools of the first ranking (the whole request's view towards
+ * the FEEDBACK_TOOLS leading ones): the tools leading a request of two parts often serve one
+ * part each, and their mean pulled every part towards the other's tool.
+ */
+const PART_FEEDBACK_TOOLS = 6;
 /** How far, by default: the share of those tools' mean vector added to each view before it is made unit length. */
 const DEFAULT_FEEDBACK = 0.3;
 /** Parameter names taken from a schema for the default tool text. */
 const MAX_PARAMETER_NAMES = 32;
+/** String enum values taken per parameter (its own, or its array items'), and per tool, for the default tool text. */
+const MAX_ENUM_VALUES_PER_PARAMETER = 8;
+const MAX_ENUM_VALUES = 16;
+/**
+ * A quoted value in a request ('latte', "Shape of You", `main.py`): a quote that opens after
+ * the start, a space or an opening bracket, `:`, `,` or `=`, and closes before the end, a space,
+ * a closing bracket or punctuation (so the apostrophes of "don't … it's" are not quotes).
+ */
+const QUOTED_VALUE = /(^|[\s([{:,=])(['"`])([^'"`\n]{1,200}?)\2(?=$|[\s)\]}.,;:!?])/g;
 
 /** A tool a search considers: from the lexical ranking, or found by similarity alone. */
 interface Candidate {
@@ -137,7 +157,39 @@ function then<T, R>(value: MaybePromise<T>, next: (resolved: T) => MaybePromise<
   return value instanceof Promise ? value.then(next) : next(value);
 }
 
-/** The default text of a tool: name, description, tags and top-level parameter names. */
+/** The string enum values of a parameter's schema and of its array items' schema. */
+function enumValues(parameter: unknown, into: string[]): void {
+  if (typeof parameter !== 'object' || parameter === null) return;
+  const items = (parameter as { items?: unknown }).items;
+  for (const schema of [parameter, typeof items === 'object' && items !== null ? items : undefined]) {
+    const values = (schema as { enum?: unknown } | undefined)?.enum;
+    if (!Array.isArray(values)) continue;
+    let taken = 0;
+    for (const value of values) {
+      if (taken === MAX_ENUM_VALUES_PER_PARAMETER || into.length === MAX_ENUM_VALUES) break;
+      if (typeof value === 'string') {
+        into.push(value);
+        taken++;
+      }
+    }
+  }
+}
+
+/**
+ * A request's text as embedded: without its quoted values ('latte', "Shape of You"), which are
+ * arguments for a tool rather than what the request asks for (the lexical ranking still reads
+ * them). A text that is nothing but quoted values is kept whole.
+ */
+export function withoutQuotedValues(text: string): string {
+  if (!/['"`]/.test(text)) return text;
+  const stripped = text.replace(QUOTED_VALUE, '$1 ');
+  return stripped.trim().length > 0 ? stripped : text;
+}
+
+/**
+ * The default text of a tool: name, description, tags, top-level parameter names and their
+ * string enum values (at most 8 per parameter, 16 per tool).
+ */
 export function defaultToolText(tool: ToolDescriptor): string {
   const parts: string[] = [];
   if (typeof tool.name === 'string') parts.push(tool.name);
@@ -149,7 +201,14 @@ export function defaultToolText(tool: ToolDescriptor): string {
   if (typeof parameters === 'object' && parameters !== null && Object.hasOwn(parameters, 'properties')) {
     const properties = (parameters as { properties?: unknown }).properties;
     if (typeof properties === 'object' && properties !== null && !Array.isArray(properties)) {
-      parts.push(Object.keys(properties).slice(0, MAX_PARAMETER_NAMES).join(' '));
+      const names = Object.keys(properties).slice(0, MAX_PARAMETER_NAMES);
+      parts.push(names.join(' '));
+      const values: string[] = [];
+      for (const name of names) {
+        if (values.length === MAX_ENUM_VALUES) break;
+        enumValues((properties as Record<string, unknown>)[name], values);
+      }
+      if (values.length > 0) parts.push(values.join(' '));
     }
   }
   return parts.join('. ');
@@ -364,6 +423,34 @@ function assembleToolMatrix(
     cache.put(wantedKeys[index]!, codes, position * dimensions, dimensions, scales[position]!);
   }
   return finishMatrix(codes, scales, dimensions);
+}
+
+/**
+ * The views moved by the feedback: the whole request's (the first) towards the mean of the
+ * FEEDBACK_TOOLS leading tools; each part's, for a request of several, towards the one tool of
+ * `leading` most similar to it.
+ */
+function partFeedbackViews(
+  matrix: ToolMatrix,
+  views: readonly Float32Array[],
+  leading: readonly number[],
+  feedback: number,
+): Float32Array[] {
+  const whole = feedbackViews(matrix, views.slice(0, 1), leading.slice(0, FEEDBACK_TOOLS), feedback);
+  if (views.length < 2) return whole;
+  const parts = views.slice(1);
+  const cosines = new QueryViews(matrix, parts).each(leading, leading.length);
+  return [
+    ...whole,
+    ...parts.map((view, part) => {
+      let closest = 0;
+      for (let index = 1; index < leading.length; index++) {
+        if (cosines[part * leading.length + index]! > cosines[part * leading.length + closest]!)
+          closest = index;
+      }
+      return feedbackViews(matrix, [view], [leading[closest]!], feedback)[0]!;
+    }),
+  ];
 }
 
 /** The fused score: a tool the lexical ranker scores 1 stays first; `penalty` lowers the similarity. */
@@ -700,7 +787,8 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
       }
       // The feedback needs the true leading tools too, so the scan is skipped only when the
       // lexical candidates alone are sure to provide them as well.
-      const scans = assured < (feedback > 0 ? Math.max(topK, FEEDBACK_TOOLS) : topK);
+      const leadingCount = views.length < 2 ? FEEDBACK_TOOLS : PART_FEEDBACK_TOOLS;
+      const scans = assured < (feedback > 0 ? Math.max(topK, leadingCount) : topK);
 
       /**
        * The candidates scored against `query`, best `count` first; `scan` first adds the tools
@@ -753,8 +841,8 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
         // that lead the fused ranking, then every candidate scored again against them. Word
         // vectors place a request by its topic words and its names alike; the leading tools,
         // chosen mostly by the words, pull it towards the catalog's reading of that topic.
-        const leading = rank(first, FEEDBACK_TOOLS, scans)
-          .slice(0, FEEDBACK_TOOLS)
+        const leading = rank(first, leadingCount, scans)
+          .slice(0, leadingCount)
           .filter((entry) => entry.score > 0)
           .map((entry) => entry.position);
         // No candidate scores above 0: the views would not move, and the answer is empty.
@@ -762,7 +850,7 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
         // The moved views are not scanned again: they stay close to the request, and the tools
         // most similar to it are already candidates. A second scan changed 3 of the eval sets'
         // 7,317 top-10 lists, and took 0.7 ms of a real request's 2.6 ms at 10,000 tools.
-        ranked = rank(new QueryViews(ready, feedbackViews(ready, views, leading, feedback)), topK, false);
+        ranked = rank(new QueryViews(ready, partFeedbackViews(ready, views, leading, feedback)), topK, false);
       }
       const scored = ranked.filter((entry) => entry.score > 0 && entry.score >= minScore);
       return scored.slice(0, topK).map(({ position, score, description }) => {
@@ -789,9 +877,9 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
         });
         return then(lexicalResults, (lexicalList) => {
           if (text.trim().length === 0) return fuse(lexicalList, undefined, topK, minScore);
-          return then(semantic([text, ...requestParts(text)]), (found) =>
-            fuse(lexicalList, found, topK, minScore),
-          );
+          // Embedded without their quoted values; the lexical ranking read them whole.
+          const views = [text, ...requestParts(text)].map(withoutQuotedValues);
+          return then(semantic(views), (found) => fuse(lexicalList, found, topK, minScore));
         });
       },
     };

@@ -500,6 +500,20 @@ export class QueryViews {
     return cosines;
   }
 
+  /** The cosine of each view with each of the first `count` of `tools`: view by view, `count` per view. */
+  each(tools: ArrayLike<number>, count: number): Float64Array {
+    const { codes, scales, dimensions } = this.matrix;
+    const dots = new Int32Array(this.quantised.length * count);
+    this.kernel.dots(codes, dimensions, tools, count, this.codes, dots);
+    const cosines = new Float64Array(dots.length);
+    for (let slot = 0; slot < this.quantised.length; slot++) {
+      const { scale } = this.quantised[slot]!;
+      for (let index = 0; index < count; index++)
+        cosines[slot * count + index] = dots[slot * count + index]! * scale * scales[tools[index]!]!;
+    }
+    return cosines;
+  }
+
   /** Each of the first `count` of `tools`' best cosine over the views. */
   best(tools: ArrayLike<number>, count: number): Float64Array {
     const { codes, scales, dimensions } = this.matrix;
