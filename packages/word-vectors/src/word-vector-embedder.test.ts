@@ -93,6 +93,14 @@ describe('createWordVectorEmbedder', () => {
     expect(cosine(embed(padded), embed(core))).toBeGreaterThan(cosine(flat[0]!, flat[1]!));
   });
 
+  it('smooths by 2e-4 by default, and names it in its id (vectors cached under 1e-4 are not reused)', () => {
+    const texts = ['get the weather forecast for a city', 'book a table at a restaurant'];
+    expect(createWordVectorEmbedder().id).toContain(':sif=0.0002:');
+    expect(createWordVectorEmbedder().embed(texts)).toEqual(
+      createWordVectorEmbedder({ smoothing: 2e-4 }).embed(texts),
+    );
+  });
+
   it('removes the direction all text shares, so unrelated texts are not alike', () => {
     const texts = [
       'the stock market fell',

@@ -15,7 +15,7 @@ import { decodeWordVectors, type WordVectorTable } from './word-vector-file';
 /** The shipped data: GloVe 6B (PDDL-1.0), 40,000 words × 100 dimensions, int8. */
 const DATA_NAME = 'glove-6b-40k-int8';
 const DATA_URL = new URL(`../data/${DATA_NAME}.bin`, import.meta.url);
-const DEFAULT_SMOOTHING = 1e-4;
+const DEFAULT_SMOOTHING = 2e-4;
 /**
  * The least smoothing accepted. A word weighs `a / (a + p)` and is left out under MIN_WEIGHT,
  * so a smaller `a` leaves out more of the frequent words: at 1e-5 the 400 or so most frequent;
@@ -25,9 +25,10 @@ const DEFAULT_SMOOTHING = 1e-4;
  */
 const MIN_SMOOTHING = 1e-5;
 /**
- * Words weighing less than this are left out ("the", "of", "and": the forty or so most frequent
+ * Words weighing less than this are left out ("the", "of", "and": the twenty or so most frequent
  * words at the default smoothing). Their share of a text's vector is a few percent, measured
- * to change no ranking, and skipping them saves a quarter of the work on running text.
+ * to change no ranking, and skipping them saves work on running text (a quarter at an `a` of
+ * 1e-4, which left out the forty or so most frequent).
  */
 const MIN_WEIGHT = 0.05;
 /** Fixed-point steps of the largest word weight (12 bits: a relative error under 0.1% for content words). */
@@ -59,7 +60,7 @@ const LETTERS = /^\p{L}+$/u;
 export interface WordVectorEmbedderOptions {
   /**
    * SIF smoothing `a`: a word of estimated frequency `p` weighs `a / (a + p)`, so "the" counts
-   * for almost nothing and "forecast" almost fully (default 1e-4; at least 1e-5: below it
+   * for almost nothing and "forecast" almost fully (default 2e-4; at least 1e-5: below it
    * common words of tools and requests, and then every word, count for nothing).
    */
   readonly smoothing?: number;

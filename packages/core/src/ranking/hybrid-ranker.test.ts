@@ -164,6 +164,38 @@ describe('createHybridRanker', () => {
     expect([...scores].sort((left, right) => right - left)).toEqual(scores);
   });
 
+  it('fuses the similarity of a request of one part at 1.5 times the weight (at most 1), of several parts at the weight', () => {
+    // Every text has the same vector: each tool's similarity is 1. A has a lexical score of 0.5,
+    // B is found by similarity alone.
+    const embedder: Embedder = { id: 'one-axis', embed: (texts) => texts.map(() => [1, 0]) };
+    const catalog: ToolDescriptor[] = [{ name: 'A' }, { name: 'B' }];
+    const scripted: SearchResult[] = [{ name: 'A', description: '', score: 0.5 }];
+    const scores = (weight: number, query: string) =>
+      now(
+        createHybridRanker({
+          embedder,
+          weight,
+          similarityFloor: 0,
+          feedback: 0,
+          toolText: (tool) => tool.name,
+          lexical: () => ({ search: () => scripted }),
+        })(catalog).search(query, { topK: 2 }),
+      ).map((result) => [result.name, result.score]);
+    // One part: the similarity's share is 0.3, not 0.2.
+    const one = scores(0.2, 'find the weather for Rome');
+    expect(one.map(([name]) => name)).toEqual(['A', 'B']);
+    expect(one[0]![1]).toBeCloseTo(0.7 * 0.5 + 0.3, 5);
+    expect(one[1]![1]).toBeCloseTo(0.3, 5);
+    // Several parts: the weight as given.
+    const several = scores(0.2, 'find the weather for Rome. Convert the euros to dollars');
+    expect(several[0]).toEqual(['A', expect.closeTo(0.8 * 0.5 + 0.2, 5)]);
+    // At most 1: at 0.8, a request of one part is ranked by similarity alone.
+    expect(scores(0.8, 'find the weather for Rome').map(([, score]) => score)).toEqual([
+      expect.closeTo(1, 5),
+      expect.closeTo(1, 5),
+    ]);
+  });
+
   it('with weight 0 ranks as the lexical ranker does', () => {
     const ranker = createHybridRanker({ embedder: conceptEmbedder(), weight: 0 })(tools);
     const lexical = createKeywordRanker(tools);
@@ -694,11 +726,13 @@ describe('createHybridRanker', () => {
         description: pick(1 + Math.floor(random() * 3)).join(' '),
       }));
       let scripted: SearchResult[] = [];
+      // The requests here are of one part: the similarity weighs 1.5 times the given weight.
       const weight = 0.35;
+      const given = weight / 1.5;
       const floor = 0.2;
       const ranker = createHybridRanker({
         embedder: conceptEmbedder(),
-        weight,
+        weight: given,
         similarityFloor: floor,
         feedback,
         lexical: () => ({ search: () => scripted }),

@@ -44,7 +44,10 @@ export interface HybridRankerOptions {
   readonly expandUnknownWords?: boolean;
   /**
    * Share of the embedding similarity in the fused score, 0..1 (default 0.15): 0 keeps the
-   * lexical ranking, 1 ranks by similarity alone.
+   * lexical ranking, 1 ranks by similarity alone. A request of one part (no `splitClauses`
+   * parts) gets 1.5 times this share, at most 1 (0.225 by default): its one vector reads
+   * the whole request, where a request of several parts gives each tool its best similarity
+   * over several views.
    */
   readonly weight?: number;
   /** A cosine at or below this counts as no similarity (default 0.2). */
@@ -80,6 +83,13 @@ export interface HybridRankerOptions {
 }
 
 const DEFAULT_WEIGHT = 0.15;
+/**
+ * A request of one part fuses the similarity at this multiple of `weight` (at most 1): its one
+ * vector reads the whole request, while a tool's best similarity over a request's several
+ * views (the whole and each part) is both higher and noisier, and the parts' tools are the
+ * lexical ranking's to keep.
+ */
+const ONE_PART_WEIGHT_FACTOR = 1.5;
 const DEFAULT_SIMILARITY_FLOOR = 0.2;
 const DEFAULT_CACHE_SIZE = 20_000;
 const DEFAULT_TIMEOUT_MS = 2_000;
@@ -523,7 +533,8 @@ function rankByMarginalRelevance(
  * the candidates are the lexical results and the tools most similar to the request or to
  * any of its parts ("find flights to Rome and convert 200 euros": each part is embedded, and
  * a tool keeps its best similarity). A candidate scores
- * `(1 − weight) × lexical + weight × similarity`, where the lexical score is read along the
+ * `(1 − weight) × lexical + weight × similarity` (a request of one part at 1.5 × `weight`,
+ * at most 1), where the lexical score is read along the
  * lexical ranker's own order (so its choices, such as covering every part of a request, are
  * kept) and the similarity is the cosine rescaled from `similarityFloor`..1 to 0..1. Scores
  * stay in 0..1; a tool the lexical ranker scores 1 (named exactly) stays first. The candidates
@@ -563,7 +574,8 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
       `expandUnknownWords must be a boolean, got ${String(expandUnknownWords)}`,
     );
   }
-  const weight = checkFraction('weight', options.weight ?? DEFAULT_WEIGHT);
+  const severalPartsWeight = checkFraction('weight', options.weight ?? DEFAULT_WEIGHT);
+  const onePartWeight = Math.min(1, ONE_PART_WEIGHT_FACTOR * severalPartsWeight);
   const feedback = checkFraction('feedback', options.feedback ?? DEFAULT_FEEDBACK);
   const floor = options.similarityFloor ?? DEFAULT_SIMILARITY_FLOOR;
   if (typeof floor !== 'number' || !(floor >= -1 && floor < 1)) {
@@ -768,6 +780,7 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
         return lexicalResults.filter((result) => result.score >= minScore).slice(0, topK);
       }
       const { matrix: ready, views } = found;
+      const weight = views.length < 2 ? onePartWeight : severalPartsWeight;
       const candidates = new Map<number, Candidate>();
       let running = 1;
       lexicalResults.forEach((result, order) => {
