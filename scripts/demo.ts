@@ -277,7 +277,9 @@ async function main(): Promise<number> {
       } catch (error) {
         progress.clear();
         failed++;
-        console.error(`"${oneLine(request, 200)}" failed: ${(error as Error).message}\n`);
+        console.error(
+          `"${oneLine(request, 200)}" failed: ${error instanceof Error ? error.message : String(error)}\n`,
+        );
       }
     }
   } finally {
@@ -291,11 +293,12 @@ async function main(): Promise<number> {
     parsed.requests.length === 0
       ? '\nYour own request, through another framework: pnpm demo -- --framework langchain "book a table for two in Rome"'
       : '';
+  const answered =
+    failed > 0
+      ? `${traces.length} of ${requests.length} requests answered, ${failed} failed (said above on stderr),`
+      : `${traces.length} request${traces.length === 1 ? '' : 's'}`;
   console.log(
-    dim(
-      `${traces.length} request${traces.length === 1 ? '' : 's'} in ${seconds(elapsed)} ` +
-        `(${seconds(startup)} of it loading the framework).${hint}`,
-    ),
+    dim(`${answered} in ${seconds(elapsed)} (${seconds(startup)} of it loading the framework).${hint}`),
   );
   return failed > 0 ? 1 : 0;
 }

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runNode, startRefusingProvider } from './testing';
 
 /** `pnpm demo` is `node scripts/demo.mjs`: run it as the user does, without the API keys. */
 function demo(...args: string[]) {
@@ -32,6 +33,41 @@ describe('pnpm demo', () => {
     expect(run.stderr).not.toMatch(/\n\s+at /); // no stack trace
     expect(run.stdout).toBe('');
   });
+
+  it('says each request that a --real model fails on one line, runs the next, and exits 1', async () => {
+    const provider = await startRefusingProvider();
+    try {
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        NO_COLOR: '1',
+        OPENAI_API_KEY: 'wrong-key',
+        OPENAI_BASE_URL: provider.baseURL,
+      };
+      delete env.ANTHROPIC_API_KEY;
+      delete env.TOOL_SEARCH_MODEL;
+      const run = await runNode(
+        [
+          fileURLToPath(new URL('../../../scripts/demo.mjs', import.meta.url)),
+          '--real',
+          'weather in Oslo',
+          'book a table for two in Rome',
+        ],
+        { env, timeoutMs: 60_000 },
+      );
+      expect(run.status).toBe(1);
+      expect(run.stderr).toMatch(/^"weather in Oslo" failed: Incorrect API key provided: wrong-key\.$/m);
+      expect(run.stderr).toMatch(/^"book a table for two in Rome" failed: Incorrect API key provided/m);
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+      expect(run.stdout).toMatch(/Model: OpenAI gpt-5-mini\./);
+      // The last line says that they failed, not only "0 requests".
+      expect(run.stdout).toMatch(
+        /^0 of 2 requests answered, 2 failed \(said above on stderr\), in [\d.]+ s/m,
+      );
+      expect(provider.calls()).toBeGreaterThanOrEqual(2);
+    } finally {
+      await provider.close();
+    }
+  }, 60_000);
 
   it('sets both figures against the whole catalog per request: with tool search, and all it added', () => {
     const run = demo('--', 'weather in Oslo tomorrow', 'book a table for two in Rome');

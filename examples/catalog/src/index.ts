@@ -39,6 +39,8 @@ export type {
 export { countMessageTokens, countPromptTokens, searchToolNames } from './prompt-tokens';
 export type { DemoRequest } from './requests';
 export { demoRequests } from './requests';
+export type { RunExampleRequestsOptions } from './run-example-requests';
+export { runExampleRequests } from './run-example-requests';
 export type { OpenAIFunctionTool, ToolDefinitionForTokens } from './tokens';
 export {
   countExampleCatalogTokens,

@@ -1,3 +1,6 @@
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 import type { PromptTokens } from './prompt-tokens';
 import { demoRequests } from './requests';
@@ -73,4 +76,74 @@ export function expectDemoTrace(
   );
   expect(added.total).toBeGreaterThan(tokens.withToolSearch);
   expect(added.total).toBeLessThan(tokens.wholeCatalog / 10);
+}
+
+/**
+ * A stand-in for OpenAI's API on a loopback port that refuses every call as a wrong API key does
+ * (HTTP 401 with OpenAI's error body), for testing what a real-model run prints when the provider
+ * fails. Point a run at it with `OPENAI_BASE_URL: provider.baseURL`; `close()` when done.
+ */
+export async function startRefusingProvider(): Promise<{
+  readonly baseURL: string;
+  /** How many calls it answered. */
+  calls(): number;
+  close(): Promise<void>;
+}> {
+  let calls = 0;
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      calls++;
+      response.writeHead(401, { 'content-type': 'application/json' });
+      response.end(
+        JSON.stringify({
+          error: {
+            message: 'Incorrect API key provided: wrong-key.',
+            type: 'invalid_request_error',
+            code: 'invalid_api_key',
+          },
+        }),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    calls: () => calls,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * Runs a Node script as a child process without blocking this one (so a server in this process,
+ * such as {@link startRefusingProvider}, can answer it): its exit code and output. Killed after
+ * `timeoutMs`.
+ */
+export function runNode(
+  args: readonly string[],
+  options: { readonly env?: NodeJS.ProcessEnv; readonly cwd?: string; readonly timeoutMs?: number } = {},
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, {
+      env: options.env,
+      cwd: options.cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: options.timeoutMs ?? 120_000,
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
 }

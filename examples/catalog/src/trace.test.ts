@@ -224,6 +224,65 @@ describe('the trace', () => {
     expect(recorder.finish({ answer: 'again' })).toBe(trace);
   });
 
+  it('shows a catalog call whose input the framework refused (no tool run), from the next call’s messages', () => {
+    const recorder = createTraceRecorder({ request: 'weather in Lisbon', framework: 'Test', model: 'm' });
+    const step = (visible: string[]) => recorder.onEvent({ type: 'step', threadId: 't', visible } as never);
+    const badCall = {
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        { id: 'c7', type: 'function', function: { name: forecast, arguments: '{"city":42}' } },
+        { id: 'c8', type: 'function', function: { name: forecast, arguments: '{"city":"Lisbon"}' } },
+        { id: 'c9', type: 'function', function: { name: 'no_such_tool', arguments: '{}' } },
+      ],
+    } satisfies OpenAIChatMessage;
+    const badResults: OpenAIChatMessage[] = [
+      // As the AI SDK sends the error of an input its schema rejects, and as Mastra does.
+      {
+        role: 'tool',
+        tool_call_id: 'c7',
+        content: '{"error":"Invalid input for tool get_weather_forecast: city: expected string"}',
+      },
+      { role: 'tool', tool_call_id: 'c8', content: '{"city":"Lisbon","days":[]}' },
+      { role: 'tool', tool_call_id: 'c9', content: 'no such tool' },
+    ];
+    // Earlier history (a continued thread) holds a call of another request: not this trace's.
+    const history: OpenAIChatMessage[] = [
+      {
+        role: 'assistant',
+        tool_calls: [{ id: 'old', function: { name: forecast, arguments: '{}' } }],
+      },
+      { role: 'tool', tool_call_id: 'old', content: 'Error: bad' },
+    ];
+    step([...meta, forecast]);
+    recorder.recordPrompt([...history, ...prompt('user')]);
+    // c8 ran (the tool wrapper reported it); c7 never reached the tool.
+    recorder.recordCall({
+      toolName: forecast,
+      input: { city: 'Lisbon' },
+      output: { city: 'Lisbon', days: [] },
+    });
+    step([...meta, forecast]);
+    const second = [...history, ...prompt('user'), badCall, ...badResults];
+    recorder.recordPrompt(second);
+    recorder.recordPrompt(second); // a second record of the same call's messages changes nothing
+    const trace = recorder.finish({ answer: 'done' });
+
+    expect(trace.steps[0]!.calls).toEqual([
+      { toolName: forecast, input: { city: 'Lisbon' }, result: expect.any(String) },
+      {
+        toolName: forecast,
+        input: { city: 42 },
+        error: 'Invalid input for tool get_weather_forecast: city: expected string',
+      },
+    ]);
+    expect(trace.steps[1]!.calls).toEqual([]);
+    expect(trace.toolsCalled).toEqual([forecast, forecast]);
+    expect(renderTrace(trace)).toMatch(
+      /call get_weather_forecast \{"city":42\}\n {12}failed: Invalid input for tool get_weather_forecast/,
+    );
+  });
+
   it('renders each step and the token line, without colour codes unless asked', () => {
     const text = renderTrace(recordRun());
     expect(text).toContain('step 1  sent search_tools, load_tool (2 tools,');

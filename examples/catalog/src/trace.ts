@@ -12,6 +12,7 @@ import { summariseResult } from './planner';
 import {
   countPromptTokens,
   type OpenAIChatMessage,
+  type OpenAIChatToolCall,
   type PromptTokens,
   searchToolNames,
 } from './prompt-tokens';
@@ -207,6 +208,47 @@ function errorText(error: unknown): string {
   return summariseResult(error, 200);
 }
 
+function sameJson(left: unknown, right: unknown): boolean {
+  try {
+    return JSON.stringify(left) === JSON.stringify(right);
+  } catch {
+    return false;
+  }
+}
+
+/** A tool call's arguments as the model wrote them: the JSON parsed, else the text. */
+function parseArguments(text: unknown): unknown {
+  if (typeof text !== 'string') return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** What the model was told of a tool call that did not run: its tool message's text, or an error object's message. */
+function toolResultText(content: unknown): string {
+  let value = content;
+  if (Array.isArray(value)) {
+    value = value
+      .map((part) => (typeof asRecord(part).text === 'string' ? asRecord(part).text : ''))
+      .join(' ');
+  }
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      // Plain text.
+    }
+  }
+  // An error object (Mastra's `{ error: true, message }`), or the AI SDK's `{ error: "…" }`.
+  const fields = asRecord(value);
+  if (typeof fields.message === 'string') value = fields.message;
+  else if (typeof fields.error === 'string') value = fields.error;
+  const text = typeof value === 'string' ? value : value === undefined ? '' : summariseResult(value, 200);
+  return oneLine(text, 300).trim();
+}
+
 /** A step a run without tool search would make too: it called a tool, answered, or had a call refused. */
 const isNeededWithoutSearch = (step: MutableStep) =>
   step.calls.length > 0 || step.answer !== undefined || step.denied.length > 0;
@@ -265,6 +307,59 @@ export function createTraceRecorder(options: TraceRecorderOptions): TraceRecorde
     return step;
   };
   let finished: RequestTrace | undefined;
+  // Tool calls already seen in a model call's messages: each is looked at once, in the first
+  // call whose messages hold it (the call after the one that made it).
+  const seenToolCalls = new Set<string>();
+
+  /**
+   * The catalog tool calls that the previous model call made and that never ran: the framework
+   * refused their input before the tool's executor (arguments the schema rejects), so no
+   * `recordCall` came. Read off this call's messages (the previous call's tool calls and their
+   * results), each is added to the previous step as a failed call with what the model was told.
+   * (A call in a run's last step has no next call to show it.)
+   */
+  function recordCallsThatNeverRan(messages: readonly OpenAIChatMessage[]): void {
+    const results = new Map<string, unknown>();
+    for (const message of messages) {
+      if (message.role === 'tool' && typeof message.tool_call_id === 'string')
+        results.set(message.tool_call_id, message.content);
+    }
+    const fresh: OpenAIChatToolCall[] = [];
+    for (const message of messages) {
+      if (message.role !== 'assistant' || !Array.isArray(message.tool_calls)) continue;
+      for (const call of message.tool_calls as readonly OpenAIChatToolCall[]) {
+        const id = typeof call?.id === 'string' ? call.id : undefined;
+        if (id === undefined || seenToolCalls.has(id)) continue;
+        seenToolCalls.add(id);
+        if (exampleToolsByName.has(call.function?.name)) fresh.push(call);
+      }
+    }
+    // On the first model call the messages hold only what came before this request.
+    const previous = steps.length >= 2 ? steps.at(-2)! : undefined;
+    if (!previous || fresh.length === 0) return;
+    for (const name of new Set(fresh.map((call) => call.function.name))) {
+      // The calls made of this tool, less those the trace has: a call that ran is matched by its
+      // input where it is the same, the rest (and the refused ones) in order.
+      const made = fresh
+        .filter((call) => call.function.name === name)
+        .map((call) => ({ call, input: parseArguments(call.function.arguments) }));
+      const ran = previous.calls.filter((call) => call.toolName === name);
+      let unmatched = ran.length + previous.denied.filter((denied) => denied.toolName === name).length;
+      for (const { input } of ran) {
+        const same = made.findIndex((entry) => sameJson(entry.input, input));
+        if (same === -1) continue;
+        made.splice(same, 1);
+        unmatched--;
+      }
+      for (const { call, input } of made.slice(unmatched)) {
+        previous.calls.push({
+          toolName: name,
+          input,
+          error: toolResultText(results.get(call.id)) || 'the tool did not run',
+        });
+      }
+    }
+  }
 
   return {
     onEvent(event) {
@@ -321,6 +416,7 @@ export function createTraceRecorder(options: TraceRecorderOptions): TraceRecorde
     },
     recordPrompt(messages) {
       if (finished) return;
+      recordCallsThatNeverRan(messages);
       current().prompt = countPromptTokens(messages, {
         ...(options.instructions ? { instructions: options.instructions } : {}),
       });

@@ -1,4 +1,4 @@
-import { exampleSettings, renderTrace } from '@tool-search/example-catalog';
+import { exampleSettings, runExampleRequests } from '@tool-search/example-catalog';
 import { createMastraAgent } from './mastra-agent';
 
 // pnpm --filter @tool-search/example-mastra-agent start [-- [--offline] [--hybrid] "your request" ...]
@@ -7,8 +7,6 @@ import { createMastraAgent } from './mastra-agent';
 const { requests, model, ranker, color } = await exampleSettings(process.argv.slice(2));
 const agent = await createMastraAgent({ model, ranker });
 console.log(`Mastra agent with tool search over the example catalog (224 tools)\n`);
-try {
-  for (const request of requests) console.log(`${renderTrace(await agent.ask(request), { color })}\n`);
-} finally {
-  await agent.dispose();
-}
+// A request that fails (a wrong API key, a provider down) is said on one line, the next one runs,
+// and the exit code is 1.
+process.exitCode = await runExampleRequests(agent, requests, { color });
