@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import type { PromptTokens } from './prompt-tokens';
 import { demoRequests } from './requests';
@@ -146,4 +148,81 @@ export function runNode(
     child.on('error', reject);
     child.on('close', (status) => resolve({ status, stdout, stderr }));
   });
+}
+
+/**
+ * Runs an agent example's `main.ts` (`mainUrl`) against {@link startRefusingProvider} with two
+ * requests, and checks what a user sees when the provider refuses every call: the banner
+ * (`banner`) on stdout, each request's failure on one line of stderr, the count, exit code 1,
+ * and no stack trace or request body.
+ */
+export async function expectOneLineFailures(mainUrl: URL, banner: RegExp): Promise<void> {
+  const provider = await startRefusingProvider();
+  try {
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      OPENAI_API_KEY: 'wrong-key',
+      OPENAI_BASE_URL: provider.baseURL,
+      NO_COLOR: '1',
+    };
+    delete env.ANTHROPIC_API_KEY;
+    delete env.TOOL_SEARCH_MODEL;
+    const run = await runNode(
+      [
+        '--conditions=@tool-search/source',
+        '--import',
+        createRequire(mainUrl).resolve('tsx'),
+        fileURLToPath(mainUrl),
+        '--',
+        'weather in Oslo',
+        'book a table for two in Rome',
+      ],
+      { env },
+    );
+    expect(run.status).toBe(1);
+    expect(run.stdout).toMatch(banner);
+    expect(run.stderr).toMatch(/^"weather in Oslo" failed: [^\n]*Incorrect API key provided: wrong-key\./m);
+    expect(run.stderr).toMatch(/^"book a table for two in Rome" failed: [^\n]*Incorrect API key provided/m);
+    expect(run.stderr).toMatch(/^2 of 2 requests failed\.$/m);
+    // No stack trace, and not the request body that the provider's error carries.
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    expect(run.stderr).not.toMatch(/requestBodyValues|search_tools/);
+    expect(provider.calls()).toBeGreaterThanOrEqual(2);
+  } finally {
+    await provider.close();
+  }
+}
+
+/**
+ * The script of a model (an AI SDK language model's `doGenerate`, for `MockLanguageModelV4`)
+ * that loads the forecast tool, then calls it with a city its schema refuses, then answers.
+ */
+export function badInputGenerate() {
+  const usage = {
+    inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
+    outputTokens: { total: 0, text: 0, reasoning: 0 },
+  };
+  const script = [
+    {
+      type: 'tool-call',
+      toolCallId: 'c1',
+      toolName: 'load_tool',
+      input: '{"toolName":"get_weather_forecast"}',
+    },
+    { type: 'tool-call', toolCallId: 'c2', toolName: 'get_weather_forecast', input: '{"city":42}' },
+    { type: 'text', text: 'Sorry.' },
+  ] as const;
+  let call = 0;
+  return async () => {
+    const part = script[Math.min(call++, script.length - 1)]!;
+    return {
+      content: [part],
+      finishReason: {
+        unified: part.type === 'text' ? ('stop' as const) : ('tool-calls' as const),
+        raw: undefined,
+      },
+      usage,
+      warnings: [],
+    };
+  };
 }

@@ -1,7 +1,7 @@
 import { toolSearchInstructions } from '@tool-search/core';
 import { createOfflineModel, toOpenAIChatMessages } from '@tool-search/example-ai-sdk-agent';
 import { countPromptTokens } from '@tool-search/example-catalog';
-import { expectDemoTrace, testedDemoRequests } from '@tool-search/example-catalog/testing';
+import { badInputGenerate, expectDemoTrace, testedDemoRequests } from '@tool-search/example-catalog/testing';
 import { MockLanguageModelV4 } from 'ai/test';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMastraAgent } from './mastra-agent';
@@ -31,34 +31,7 @@ describe.each(testedDemoRequests)('the Mastra example on "$text"', ({ text, expe
 });
 
 /** A model that loads the forecast tool, then calls it with a city its schema refuses, then answers. */
-function modelWithBadInput() {
-  const usage = {
-    inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
-    outputTokens: { total: 0, text: 0, reasoning: 0 },
-  };
-  const script = [
-    {
-      type: 'tool-call',
-      toolCallId: 'c1',
-      toolName: 'load_tool',
-      input: '{"toolName":"get_weather_forecast"}',
-    },
-    { type: 'tool-call', toolCallId: 'c2', toolName: 'get_weather_forecast', input: '{"city":42}' },
-    { type: 'text', text: 'Sorry.' },
-  ] as const;
-  let call = 0;
-  return new MockLanguageModelV4({
-    doGenerate: async () => {
-      const part = script[Math.min(call++, script.length - 1)]!;
-      return {
-        content: [part],
-        finishReason: { unified: part.type === 'text' ? 'stop' : 'tool-calls', raw: undefined },
-        usage,
-        warnings: [],
-      };
-    },
-  });
-}
+const modelWithBadInput = () => new MockLanguageModelV4({ doGenerate: badInputGenerate() });
 
 it('shows a call whose input Mastra refused before the tool ran, with what the model was told', async () => {
   const scripted = await createMastraAgent({ model: modelWithBadInput() });
