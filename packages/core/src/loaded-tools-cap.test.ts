@@ -25,6 +25,15 @@ const D = 'getForecast';
 const E = 'convert_currency';
 
 /** A store with only the methods maxLoadedTools needs (get, add, delete, remove), its names readable by the test. */
+/** A store's get, add and delete, forwarded to `inner`: for a test store that replaces its remove. */
+function forwarding(inner: LoadStateStore): Pick<LoadStateStore, 'get' | 'add' | 'delete'> {
+  return {
+    get: (threadId) => inner.get(threadId),
+    add: (threadId, names) => inner.add(threadId, names),
+    delete: (threadId) => inner.delete(threadId),
+  };
+}
+
 function plainStore(): LoadStateStore & { names: Map<string, string[]> } {
   const names = new Map<string, string[]>();
   return {
@@ -288,9 +297,7 @@ describe('maxLoadedTools: the least recently used tool goes first', () => {
     const { engine, eventsOf } = harness({
       maxLoadedTools: 1,
       storage: {
-        get: (threadId) => inner.get(threadId),
-        add: (threadId, names) => inner.add(threadId, names),
-        delete: (threadId) => inner.delete(threadId),
+        ...forwarding(inner),
         remove: (threadId, names) => {
           if (down) throw new Error('connection reset');
           return inner.remove(threadId, names);
@@ -316,9 +323,7 @@ describe('maxLoadedTools: the least recently used tool goes first', () => {
     const { engine, eventsOf } = harness({
       maxLoadedTools: 3,
       storage: {
-        get: (threadId) => inner.get(threadId),
-        add: (threadId, names) => inner.add(threadId, names),
-        delete: (threadId) => inner.delete(threadId),
+        ...forwarding(inner),
         remove: (threadId, names, options) => {
           removes.push([threadId, [...names], options]);
           return inner.remove(threadId, names, options);
@@ -341,9 +346,7 @@ describe('maxLoadedTools: the least recently used tool goes first', () => {
     const { engine, eventsOf } = harness({
       maxLoadedTools: 2,
       storage: {
-        get: (threadId) => inner.get(threadId),
-        add: (threadId, names) => inner.add(threadId, names),
-        delete: (threadId) => inner.delete(threadId),
+        ...forwarding(inner),
         remove: (threadId, names, options) => {
           // Another process, which also added c and ranks b least recently used, evicts first.
           inner.remove(threadId, [B], { keep: 2 });
@@ -392,9 +395,7 @@ describe('maxLoadedTools: the least recently used tool goes first', () => {
       const { engine, eventsOf } = harness({
         maxLoadedTools: 1,
         storage: {
-          get: (threadId) => inner.get(threadId),
-          add: (threadId, names) => inner.add(threadId, names),
-          delete: (threadId) => inner.delete(threadId),
+          ...forwarding(inner),
           remove: (threadId, names) => {
             inner.remove(threadId, names);
             return answer as string[];

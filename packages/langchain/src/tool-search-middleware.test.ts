@@ -559,7 +559,14 @@ describe('toolSearchMiddleware with createAgent', () => {
     },
   );
 
-  it("the guard: a refused call stays refused when LangGraph runs it again (version 'v1', a tool that interrupts)", async () => {
+  /**
+   * A message that loads get_weather and calls it with pay_invoice, whose tool interrupts, under
+   * version 'v1' (the tool node runs all calls of a message together, and runs them all again when
+   * the run resumes): the run, then its resumption with `resume: 'yes'`, each with `config(id)`.
+   */
+  async function payAfterInterrupt(
+    config: (threadId: string) => ReturnType<typeof thread> & { context?: Record<string, unknown> },
+  ) {
     const { log, catalog } = setup();
     const pay = tool(
       async (input: { amount: number }) => {
@@ -577,19 +584,20 @@ describe('toolSearchMiddleware with createAgent', () => {
         { name: 'pay_invoice', args: { amount: 5 } },
       ])
       .respond(new AIMessage('done'));
-    // With version 'v1' the tool node runs all calls of a message together, and runs them all
-    // again when the run resumes after pay_invoice's interrupt.
     const agent = createAgent({
       model,
       version: 'v1',
       middleware: [toolSearchMiddleware({ tools: [...catalog, pay] })],
       checkpointer: new MemorySaver(),
     });
-
-    const interrupted = await agent.invoke(ask('pay the invoice'), thread('pay'));
+    const interrupted = await agent.invoke(ask('pay the invoice'), config('pay'));
     expect(interrupted.__interrupt__).toBeDefined();
-    const result = await agent.invoke(new Command({ resume: 'yes' }), thread('pay'));
+    const result = await agent.invoke(new Command({ resume: 'yes' }), config('pay'));
+    return { log, result };
+  }
 
+  it("the guard: a refused call stays refused when LangGraph runs it again (version 'v1', a tool that interrupts)", async () => {
+    const { log, result } = await payAfterInterrupt(thread);
     // get_weather was not sent to the model that called it: refused in both runs of the node,
     // though the message's own load_tool has loaded it by the second.
     expect(log.calls).toEqual([{ name: 'pay_invoice', input: 'yes' }]);
@@ -603,34 +611,7 @@ describe('toolSearchMiddleware with createAgent', () => {
     const withContext = (threadId: string) => ({ ...thread(threadId), context: { role: 'admin' } });
 
     it("a refused call stays refused when LangGraph runs it again (version 'v1', a tool that interrupts)", async () => {
-      const { log, catalog } = setup();
-      const pay = tool(
-        async (input: { amount: number }) => {
-          const answer: unknown = interrupt({ question: `Pay ${input.amount}?` });
-          log.calls.push({ name: 'pay_invoice', input: answer });
-          return `paid: ${String(answer)}`;
-        },
-        { name: 'pay_invoice', description: 'Pay an invoice', schema: z.object({ amount: z.number() }) },
-      );
-      const model = fakeModel()
-        .respondWithTools([{ name: 'load_tool', args: { toolName: 'pay_invoice' } }])
-        .respondWithTools([
-          { name: 'load_tool', args: { toolName: 'get_weather' } },
-          { name: 'get_weather', args: { city: 'Rome' } },
-          { name: 'pay_invoice', args: { amount: 5 } },
-        ])
-        .respond(new AIMessage('done'));
-      const agent = createAgent({
-        model,
-        version: 'v1',
-        middleware: [toolSearchMiddleware({ tools: [...catalog, pay] })],
-        checkpointer: new MemorySaver(),
-      });
-
-      const interrupted = await agent.invoke(ask('pay the invoice'), withContext('pay'));
-      expect(interrupted.__interrupt__).toBeDefined();
-      const result = await agent.invoke(new Command({ resume: 'yes' }), withContext('pay'));
-
+      const { log, result } = await payAfterInterrupt(withContext);
       expect(log.calls).toEqual([{ name: 'pay_invoice', input: 'yes' }]);
       expect(lastToolMessage(result.messages, 'get_weather').status).toBe('error');
     });
