@@ -1,7 +1,9 @@
 import {
   abortable,
   type CatalogEntry,
+  DEFAULT_THREAD_ID,
   type GuardDecision,
+  isAbortSignal,
   isMetaToolName,
   LOAD_TOOL_NAME,
   type LoadToolInput,
@@ -404,8 +406,9 @@ export function createCallSettings<REQUEST_CONTEXT>(
  * loads were sent to all: it is refused instead.
  */
 function checkThreadId(value: unknown, name: string): void {
-  if (value === undefined || value === null || typeof value === 'string' || typeof value === 'bigint') return;
-  if (typeof value === 'number' && Number.isFinite(value)) return;
+  // The core's rule: only what it would key as no thread, given as something else than none.
+  if (value === undefined || value === null || typeof value === 'string') return;
+  if (normalizeThreadId(value) !== DEFAULT_THREAD_ID) return;
   const kind = typeof value === 'number' ? String(value) : Array.isArray(value) ? 'an array' : typeof value;
   throw new ToolSearchError(
     'INVALID_OPTIONS',
@@ -416,19 +419,13 @@ function checkThreadId(value: unknown, name: string): void {
 /** `forCall`'s optional `abortSignal`: absent (undefined or null), or an `AbortSignal`. */
 function optionalSignal(value: unknown): AbortSignal | undefined {
   if (value === undefined || value === null) return undefined;
-  const signal = value as Partial<AbortSignal>;
-  if (
-    typeof value !== 'object' ||
-    typeof signal.aborted !== 'boolean' ||
-    typeof signal.addEventListener !== 'function' ||
-    typeof signal.removeEventListener !== 'function'
-  ) {
+  if (!isAbortSignal(value)) {
     throw new ToolSearchError(
       'INVALID_OPTIONS',
       `forCall's abortSignal must be an AbortSignal, got ${Array.isArray(value) ? 'an array' : typeof value}`,
     );
   }
-  return value as AbortSignal;
+  return value;
 }
 
 /** An optional function option of `forCall`: absent (undefined or null), or a function. */

@@ -1,7 +1,7 @@
 import { ToolSearchError } from './errors';
 
 /** Whether `value` can be listened to as an `AbortSignal` (any realm's). */
-function isAbortSignal(value: unknown): value is AbortSignal {
+export function isAbortSignal(value: unknown): value is AbortSignal {
   const signal = value as Partial<AbortSignal> | null;
   return (
     typeof signal === 'object' &&

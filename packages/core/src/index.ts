@@ -1,4 +1,4 @@
-export { abortable } from './abortable';
+export { abortable, isAbortSignal } from './abortable';
 export type { RejectedToolReason } from './catalog';
 export { isWellFormedText } from './catalog';
 export { clockOption, MAX_TIMER_DELAY_MS, systemClock } from './clock';

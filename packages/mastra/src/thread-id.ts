@@ -1,4 +1,5 @@
 import { MASTRA_THREAD_ID_KEY } from '@mastra/core/request-context';
+import { DEFAULT_THREAD_ID, normalizeThreadId } from '@tool-search/core';
 
 /** The key under which a Mastra agent puts its memory context (thread, resource) in the request context. */
 const MEMORY_CONTEXT_KEY = 'MastraMemory';
@@ -24,9 +25,9 @@ function read(requestContext: unknown, key: string): unknown {
  * threads by a database integer; Mastra's processor keeps such threads apart too), as the core normalises them.
  */
 function threadIdOf(value: unknown): string | undefined {
-  if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'bigint')
-    return String(value);
-  return typeof value === 'string' && value.length > 0 ? value : undefined;
+  const threadId = normalizeThreadId(value);
+  // The core keys what is no thread as the default one: here it is "none", to look further.
+  return threadId !== DEFAULT_THREAD_ID || value === DEFAULT_THREAD_ID ? threadId : undefined;
 }
 
 /**
