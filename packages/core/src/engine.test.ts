@@ -1238,6 +1238,87 @@ describe('the guard', () => {
   });
 });
 
+describe('hooks the app replaced (hookReplaced)', () => {
+  it("reports each hook once per request with a 'hook-replaced' event, and refuses a hook it does not know", async () => {
+    const { engine, eventsOf } = harness();
+    const request = engine.startRequest({ threadId: 't' });
+    request.hookReplaced('step-preparation');
+    request.hookReplaced('step-preparation');
+    request.hookReplaced('call-repair');
+    engine.startRequest({ threadId: 't' }).hookReplaced('call-repair');
+    expect(eventsOf('hook-replaced')).toMatchObject([
+      { threadId: 't', hook: 'step-preparation' },
+      { threadId: 't', hook: 'call-repair' },
+      { threadId: 't', hook: 'call-repair' },
+    ]);
+    expectCode(() => request.hookReplaced('prepareStep' as never), 'INVALID_INPUT');
+  });
+
+  it("after 'step-preparation', no result or refusal promises a loaded tool from the next step", async () => {
+    const { engine } = harness({ maxLoadedTools: 1 });
+    const request = engine.startRequest({ threadId: 't' });
+    await request.prepareStep();
+    request.hookReplaced('step-preparation');
+    const offered = /from your next step if offered: this app chooses your tools itself, not tool search/;
+    expect((await request.searchTools({ query: 'email' })).message).toMatch(offered);
+    const loaded = await request.loadTool({ toolName: 'send_email' });
+    expect(loaded).toMatchObject({ success: true, loaded: ['send_email'] });
+    expect(loaded.message).toMatch(offered);
+    // Loaded in this step: no "call it again now", which would loop when no step offers it.
+    const justLoaded = (await request.guard('send_email')).message!;
+    expect(justLoaded).toMatch(offered);
+    expect(justLoaded).not.toMatch(/again now/);
+    expect((await request.loadTool({ toolName: 'send_email' })).message).toMatch(
+      /already loaded; it can be called from your next step if offered/,
+    );
+    expect((await request.loadTool({ toolNames: ['getWeather', 'nope'] })).message).toMatch(
+      /Loaded: getWeather; callable from your next step if offered/,
+    );
+    await request.prepareStep({ modelStep: false });
+    for (const name of ['send_email', 'refund_payment']) {
+      const decision = await request.guard(name); // evicted by the cap; never loaded
+      expect(decision.allowed).toBe(false);
+      expect(decision.message).toMatch(offered);
+    }
+    // Without it, the messages are as before.
+    const plain = engine.startRequest({ threadId: 'other' });
+    await plain.prepareStep();
+    expect((await plain.loadTool({ toolName: 'send_email' })).message).toBe(
+      'Tool "send_email" loaded. You can call it from your next step.',
+    );
+    expect((await plain.guard('send_email')).message).toMatch(/Call it again now/);
+  });
+
+  it('autoLoad: the search that loads, and a call of load_tool, say the same', async () => {
+    const { engine } = harness({ search: { autoLoad: true } });
+    const request = engine.startRequest();
+    await request.prepareStep();
+    request.hookReplaced('step-preparation');
+    const offered = /from your next step if offered/;
+    expect((await request.searchTools({ query: 'email' })).message).toMatch(offered);
+    expect((await request.guard('load_tool')).message).toMatch(offered);
+  });
+
+  it('guard with offered: false refuses a tool the plan shows, as loaded but not offered, without a deny event', async () => {
+    const { engine, eventsOf } = harness();
+    const request = engine.startRequest();
+    await request.prepareStep();
+    await request.loadTool({ toolName: 'send_email' });
+    await request.prepareStep();
+    expect(await request.guard('send_email')).toEqual({ allowed: true });
+    const refused = await request.guard('send_email', { offered: false });
+    expect(refused).toEqual({
+      allowed: false,
+      message:
+        'Tool "send_email" is loaded, but it was not offered to you in this step, so it was not run. Do not load it again; call it only when it is among your tools.',
+    });
+    expect(eventsOf('deny')).toEqual([]);
+    // A meta-tool is never refused, and a tool the plan does not show gets its usual answer.
+    expect(await request.guard('search_tools', { offered: false })).toEqual({ allowed: true });
+    expect((await request.guard('refund_payment', { offered: false })).message).toMatch(/not loaded/);
+  });
+});
+
 describe('the guard, across the requests of a thread', () => {
   const NOT_LOADED = /is not loaded, so it was not run\. Call search_tools/;
   const LOAD_AGAIN = (name: string) => new RegExp(`no longer loaded.*load_tool with "${name}"`);

@@ -35,11 +35,13 @@ import type {
   ConversationRecord,
   FilterPhase,
   GuardDecision,
+  GuardOptions,
   LoadStateStore,
   LoadToolOutput,
   MaybePromise,
   MetaToolCallOptions,
   Ranker,
+  ReplacedHook,
   RequestOptions,
   SearchOptions,
   SearchResult,
@@ -1081,7 +1083,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       if (!autoLoad) {
         return {
           results,
-          message: `Found ${results.length} tool(s): ${names}. Call load_tool with the exact name(s) you need; a loaded tool can be called from your next step.`,
+          message: `Found ${results.length} tool(s): ${names}. Call load_tool with the exact name(s) you need; a loaded tool can be called ${fromNextStep()}.`,
         };
       }
       const outcome = await loadCanonical(
@@ -1102,7 +1104,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       const loaded = [...outcome.loaded, ...outcome.alreadyLoaded.filter((name) => !alwaysOnNames.has(name))];
       const output: SearchToolsOutput = {
         results,
-        message: `Found and loaded ${results.length} tool(s): ${names}. Call them by these exact names from your next step.`,
+        message: `Found and loaded ${results.length} tool(s): ${names}. Call them by these exact names ${fromNextStep()}.`,
         loaded,
       };
       return sign(SEARCH_TOOLS_NAME, output);
@@ -1292,15 +1294,17 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
           success: true,
           message:
             loaded.length > 0
-              ? `Tool "${name}" loaded. You can call it from your next step.`
-              : `Tool "${name}" is already loaded and available.`,
+              ? `Tool "${name}" loaded. You can call it ${fromNextStep()}.`
+              : stepsReplaced
+                ? `Tool "${name}" is already loaded; it can be called ${fromNextStep()}.`
+                : `Tool "${name}" is already loaded and available.`,
           toolName: name,
           ...(loaded.length > 0 ? { loaded } : { alreadyLoaded }),
         });
       }
 
       const parts: string[] = [];
-      if (loaded.length > 0) parts.push(`Loaded: ${loaded.join(', ')}; callable from your next step`);
+      if (loaded.length > 0) parts.push(`Loaded: ${loaded.join(', ')}; callable ${fromNextStep()}`);
       if (alreadyLoaded.length > 0) parts.push(`Already loaded: ${alreadyLoaded.join(', ')}`);
       // More names than maxLoadedTools in one call: the first ones went again at once.
       const lost = evicted.filter((name) => loaded.includes(name) || alreadyLoaded.includes(name));
@@ -1335,9 +1339,33 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       return { ...output, receipt: signer.sign(threadId, metaToolName, names) };
     }
 
+    // -- hooks the app replaced -----------------------------------------------
+
+    const replacedHooks = new Set<ReplacedHook>();
+    /** The app chooses the tools of each step itself (it replaced the adapter's step preparation). */
+    let stepsReplaced = false;
+    function hookReplaced(hook: ReplacedHook): void {
+      if (hook !== 'step-preparation' && hook !== 'call-repair') {
+        throw new ToolSearchError(
+          'INVALID_INPUT',
+          `hookReplaced takes 'step-preparation' or 'call-repair', got ${JSON.stringify(String(hook))}.`,
+        );
+      }
+      if (replacedHooks.has(hook)) return;
+      replacedHooks.add(hook);
+      if (hook === 'step-preparation') stepsReplaced = true;
+      emit({ type: 'hook-replaced', threadId, time: now(), hook });
+    }
+    /** When a loaded tool can be called: from the next step, or, once the app chooses the tools, only if it does. */
+    function fromNextStep(): string {
+      return stepsReplaced
+        ? 'from your next step if offered: this app chooses your tools itself, not tool search, so a loaded tool may never be offered (then do not load it again)'
+        : 'from your next step';
+    }
+
     // -- guard ----------------------------------------------------------------
 
-    async function guard(toolName: string): Promise<GuardDecision> {
+    async function guard(toolName: string, options?: GuardOptions): Promise<GuardDecision> {
       // No plan yet (a call replayed before the first step): wait for the one being made, or make
       // one outside a model step (no 'step' event: no tools were sent to a model for it).
       if (!plan) await (planning ?? prepareStep({ modelStep: false }));
@@ -1346,6 +1374,13 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
         if (offeredMetaNames.includes(toolName)) return { allowed: true };
         if (current.byName.has(toolName)) {
           const canonical = current.byName.get(toolName)?.descriptor.name ?? toolName;
+          // Shown by the plan, refused by the framework: its step did not send the tool.
+          if (options?.offered === false) {
+            return {
+              allowed: false,
+              message: `Tool "${canonical}" is loaded, but it was not offered to you in this step, so it was not run. Do not load it again; call it only when it is among your tools.`,
+            };
+          }
           if (current.loadedNames.has(canonical)) noteCall(canonical);
           return { allowed: true };
         }
@@ -1360,7 +1395,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       if (name === LOAD_TOOL_NAME && autoLoad) {
         return deny(
           'unknown-tool',
-          'load_tool is not needed here: search_tools loads the tools it finds automatically. Call the found tools by name from your next step.',
+          `load_tool is not needed here: search_tools loads the tools it finds automatically. Call the found tools by name ${fromNextStep()}.`,
         );
       }
       // One of the agent's own tools, not in the plan: the 'active' filter withholds it (the model
@@ -1375,7 +1410,9 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       if (loadedAt !== undefined && loadedAt > current.readAt) {
         return deny(
           'not-loaded',
-          `Tool "${canonical}" was just loaded; it can be called from your next step, not in the step that loaded it. Call it again now.`,
+          stepsReplaced
+            ? `Tool "${canonical}" was just loaded, so it was not run: it can be called ${fromNextStep()}.`
+            : `Tool "${canonical}" was just loaded; it can be called from your next step, not in the step that loaded it. Call it again now.`,
         );
       }
       if (loadedAt !== undefined || unloadedFromThread(canonical)) {
@@ -1385,15 +1422,15 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
         return deny(
           'not-loaded',
           autoLoad
-            ? `Tool "${canonical}" is no longer loaded, so it was not run. Call search_tools with keywords for it to load it again; it can be called from your next step.`
-            : `Tool "${canonical}" is no longer loaded, so it was not run. Call load_tool with "${canonical}" to load it again; it can be called from your next step.`,
+            ? `Tool "${canonical}" is no longer loaded, so it was not run. Call search_tools with keywords for it to load it again; it can be called ${fromNextStep()}.`
+            : `Tool "${canonical}" is no longer loaded, so it was not run. Call load_tool with "${canonical}" to load it again; it can be called ${fromNextStep()}.`,
         );
       }
       return deny(
         'not-loaded',
         autoLoad
-          ? `Tool "${canonical}" is not loaded, so it was not run. Call search_tools with keywords for what you need; the tools it finds are loaded and can be called from your next step.`
-          : `Tool "${canonical}" is not loaded, so it was not run. Call search_tools with keywords for what you need, then load_tool with the exact name; the tool can be called from your next step.`,
+          ? `Tool "${canonical}" is not loaded, so it was not run. Call search_tools with keywords for what you need; the tools it finds are loaded and can be called ${fromNextStep()}.`
+          : `Tool "${canonical}" is not loaded, so it was not run. Call search_tools with keywords for what you need, then load_tool with the exact name; the tool can be called ${fromNextStep()}.`,
       );
     }
 
@@ -1442,6 +1479,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       loadTool: (input: unknown, options?: MetaToolCallOptions) =>
         abortable(options?.signal, (signal) => loadTool(input, signal)),
       guard,
+      hookReplaced,
       resolve,
       catalogInstructions,
     };

@@ -300,7 +300,22 @@ export type ToolSearchEvent =
         | 'alias-conflict'
         | 'invalid-entry';
       readonly message: string;
+    })
+  | (EventBase & {
+      /**
+       * The app replaced one of the adapter's hooks in this request (an AI SDK `prepareStep` or
+       * `repairToolCall` written after the adapter's settings), as the adapter noticed it:
+       * `'step-preparation'`, tool search no longer chooses the tools the model is sent (a loaded
+       * tool is not made callable; the model is told so); `'call-repair'`, a call of a tool that
+       * is not offered gets the framework's error, without the guard's message or a `deny` event.
+       * Once per request and hook.
+       */
+      readonly type: 'hook-replaced';
+      readonly hook: ReplacedHook;
     });
+
+/** An adapter's hook that the app replaced (see the `hook-replaced` event). */
+export type ReplacedHook = 'step-preparation' | 'call-repair';
 
 export type ToolSearchEventListener = (event: ToolSearchEvent) => void;
 
@@ -407,6 +422,16 @@ export interface MetaToolCallOptions {
   readonly signal?: AbortSignal;
 }
 
+/** Options of one `guard` call. */
+export interface GuardOptions {
+  /**
+   * False when the framework refused the call because its step did not offer the tool (the AI
+   * SDK hands such a call to `repairToolCall`): a tool the plan shows is then refused too, told
+   * that it is loaded but was not offered (no `deny` event: the framework refused it). Default true.
+   */
+  readonly offered?: boolean;
+}
+
 export interface GuardDecision {
   readonly allowed: boolean;
   /** When not allowed: the message for the model (as a tool error). */
@@ -421,7 +446,16 @@ export interface ToolSearchRequest<TTool = unknown> {
   searchTools(input: unknown, options?: MetaToolCallOptions): Promise<SearchToolsOutput>;
   loadTool(input: unknown, options?: MetaToolCallOptions): Promise<LoadToolOutput>;
   /** May this tool run in the current step? (meta-tools always may, when offered). */
-  guard(toolName: string): Promise<GuardDecision>;
+  guard(toolName: string, options?: GuardOptions): Promise<GuardDecision>;
+  /**
+   * The adapter noticed that the app replaced one of its hooks in this request: emits one
+   * `hook-replaced` event per hook. After `'step-preparation'` the framework sends tools that
+   * tool search did not choose, so a loaded tool may never be offered: from then on, search and
+   * load results and the guard's messages say that a tool is callable from the next step only if
+   * offered, instead of promising it. (The adapter keeps the guard's view current with
+   * `prepareStep({ modelStep: false })`.)
+   */
+  hookReplaced(hook: ReplacedHook): void;
   /** Resolves a visible name (canonical or alias) to its entry for execution. */
   resolve(toolName: string): CatalogEntry<TTool> | undefined;
   /**
