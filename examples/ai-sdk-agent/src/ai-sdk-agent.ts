@@ -35,7 +35,8 @@ export async function createAiSdkAgent(options: AiSdkAgentOptions = {}): Promise
       const result = await generateText({
         model: tracedModel,
         ...toolSearch.forCall({ threadId }),
-        instructions: `You are a helpful assistant with access to many tools.\n\n${toolSearch.instructions}`,
+        // forCall()'s prepareStep adds toolSearch.instructions after these.
+        instructions: 'You are a helpful assistant with access to many tools.',
         stopWhen: isStepCount(options.maxSteps ?? 10),
         // ai 7 copies the whole tool set for telemetry on every step unless telemetry is off.
         telemetry: { isEnabled: false },

@@ -46,7 +46,6 @@ export async function startAgentServer(name: string, url: string) {
       const result = await generateText({
         model,
         ...toolSearch.forCall({ threadId }),
-        instructions: toolSearch.instructions,
         stopWhen: isStepCount(6),
         prompt,
       });

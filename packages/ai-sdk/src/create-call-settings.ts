@@ -9,6 +9,7 @@ import {
   type LoadToolInput,
   type LoadToolOutput,
   normalizeThreadId,
+  type ReplacedHook,
   type SearchToolsInput,
   type SearchToolsOutput,
   type ToolSearchEngine,
@@ -26,9 +27,11 @@ import {
   type ToolSet,
 } from 'ai';
 import { composePrepareStep } from './compose-prepare-step';
+import { isApprovedReplay, refusedWithoutOurRepair, type WarnedHooks, warnReplaced } from './replaced-hooks';
 import { ownTools, toCatalogEntry } from './to-catalog-entry';
 import { toConversationRecords } from './to-conversation-records';
 import { lastValue, sentAsLoaded, toMetaTool, toToolSet, withExecute } from './tool-set';
+import { withInstructions } from './with-instructions';
 
 /** The AI SDK's per-call runtime context (`runtimeContext` of generateText / streamText). */
 export type RuntimeContext = Record<string, unknown>;
@@ -106,7 +109,10 @@ export interface ToolSearchCallSettings<TOOLSET extends ToolSet> {
   readonly activeTools: Array<ToolName<TOOLSET>>;
   /** Tools are sent in this order: meta-tools, always-on, loaded in load order. */
   readonly toolOrder: Array<ToolName<TOOLSET>>;
-  /** Reads load state before each step and returns that step's `activeTools` and `toolOrder`. */
+  /**
+   * Reads load state before each step and returns that step's `activeTools` and `toolOrder`,
+   * and its `instructions`: the call's own, with tool search's paragraph added once.
+   */
   readonly prepareStep: ToolSearchPrepareStep<TOOLSET>;
   /**
    * Answers a call to a tool that is not active with a tool error telling the model to search
@@ -128,6 +134,10 @@ export interface CallBinding<REQUEST_CONTEXT> {
   readonly sharedStore: boolean;
   /** Set once a call of this tool search took its thread from `runtimeContext.threadId`. */
   readonly threads: { fromRuntimeContext: boolean };
+  /** Tool search's system-prompt paragraph, added to each call's instructions; none when turned off. */
+  readonly instructions: string | undefined;
+  /** The hooks a call of this tool search was found to have replaced, warned about once each. */
+  readonly warned: WarnedHooks;
 }
 
 /**
@@ -157,8 +167,25 @@ export function createCallSettings<REQUEST_CONTEXT>(
   let visible: ReadonlySet<string> | undefined;
   /** The request whose plan `visible` is (the one that guards this step's calls). */
   let planned: ToolSearchRequest<Tool> | undefined;
-  /** The request was started for calls replayed before the first step, without the runtimeContext. */
-  let replaying = false;
+  /**
+   * Why the request was started without the call's runtimeContext: for calls the SDK replays
+   * before the first step, or because the app's prepareStep replaced ours, which alone is
+   * handed the runtimeContext.
+   */
+  let contextUnknown: 'replay' | 'replaced' | undefined;
+  /** Our prepareStep planned the step that the SDK's tool calls now come from. */
+  let ourStep = false;
+  /**
+   * The messages array the SDK hands every tool call and repair of one step (not the one
+   * `prepareStep` sees, which a prepareStep may replace): how a later step is told apart.
+   */
+  let stepMessages: readonly ModelMessage[] | undefined;
+  /** The app's prepareStep replaced ours: the SDK no longer sends the tools we choose. */
+  let stepsReplaced = false;
+  /** The tool calls of the current step that our repair was asked about. */
+  const repairedCalls = new Set<string>();
+  /** The step's tool choice was 'none', for which the SDK asks no repair. */
+  let noToolChoice = false;
   /**
    * The call's abort signal as the SDK handed it to a tool or repair of this call (it does not
    * hand it to `prepareStep`), so that a later step's wait on a slow store or filter ends with it.
@@ -168,8 +195,11 @@ export function createCallSettings<REQUEST_CONTEXT>(
     if (signal != null) seenSignal = signal;
   };
 
-  const start = (runtimeContext: RuntimeContext | undefined, replay = false): ToolSearchRequest<Tool> => {
-    replaying = replay;
+  const start = (
+    runtimeContext: RuntimeContext | undefined,
+    unknown?: 'replay' | 'replaced',
+  ): ToolSearchRequest<Tool> => {
+    contextUnknown = unknown;
     // The core keys the thread: a string, a number as its string, none 'default' (any other
     // type is refused here, as the core would take it as none).
     if (callOptions.threadId === undefined && runtimeContext?.threadId != null) {
@@ -194,24 +224,56 @@ export function createCallSettings<REQUEST_CONTEXT>(
     return started;
   };
 
+  /** Plans a step; `modelStep: false` for one the app's prepareStep prepared (no 'step' event). */
   const planStep = async (
     current: ToolSearchRequest<Tool>,
     messages: readonly ModelMessage[] | undefined,
+    modelStep = true,
   ): Promise<readonly string[]> => {
-    const plan = await current.prepareStep(
-      contextStorage ? { records: toConversationRecords(messages) } : {},
-    );
+    const plan = await current.prepareStep({
+      ...(contextStorage ? { records: toConversationRecords(messages) } : {}),
+      ...(modelStep ? {} : { modelStep }),
+    });
     visible = new Set(plan.visible);
     planned = current;
     return plan.visible;
   };
 
+  /**
+   * Notes the step a tool call (or repair) of the SDK comes from, by its messages. A step that
+   * our prepareStep did not plan (its first call, of a step after the one we planned, or of a
+   * call where ours never ran) means the app's prepareStep replaced ours: the step is planned
+   * again, so that the guard sees what was loaded, and the engine is told, so that no result
+   * promises a loaded tool from the next step. An approved call replayed before the first step
+   * is no step's.
+   */
+  const noteStep = (messages: readonly ModelMessage[] | undefined, toolCallId?: string): void => {
+    if (messages === undefined || messages === stepMessages) return;
+    if (ourStep && stepMessages === undefined) {
+      stepMessages = messages;
+      return;
+    }
+    if (toolCallId !== undefined && isApprovedReplay(toolCallId, messages)) return;
+    ourStep = false;
+    stepMessages = messages;
+    stepsReplaced = true;
+    if (contextUnknown === 'replay') contextUnknown = 'replaced';
+    visible = undefined;
+  };
+
   /** The request of this call, with the view of its current step. */
   const current = async (messages: readonly ModelMessage[] | undefined): Promise<ToolSearchRequest<Tool>> => {
     if (request !== undefined && visible !== undefined) return request;
-    const started = request ?? start(undefined, true);
-    await planStep(started, messages);
+    const started = request ?? start(undefined, stepsReplaced ? 'replaced' : 'replay');
+    if (stepsReplaced) reportReplaced(started, 'step-preparation');
+    await planStep(started, messages, !stepsReplaced);
     return started;
+  };
+
+  /** The event (once per request, in the engine) and the console warning (once per tool search). */
+  const reportReplaced = (active: ToolSearchRequest<Tool>, hook: ReplacedHook): void => {
+    active.hookReplaced(hook);
+    warnReplaced(binding.warned, hook);
   };
 
   /**
@@ -221,10 +283,12 @@ export function createCallSettings<REQUEST_CONTEXT>(
    * would otherwise decide with none, and a client could replay a call its context forbids.
    */
   const checkReplayContext = (name: string): void => {
-    if (!replaying || !binding.filtered || callOptions.requestContext !== undefined) return;
+    if (contextUnknown === undefined || !binding.filtered || callOptions.requestContext !== undefined) return;
     throw new ToolSearchError(
       'INVALID_OPTIONS',
-      `Tool "${name}" was not run: an approved call replayed from the history runs before the call's first step, before its runtimeContext is known, and the filter needs the request context. Pass requestContext (and threadId) to forCall.`,
+      contextUnknown === 'replay'
+        ? `Tool "${name}" was not run: an approved call replayed from the history runs before the call's first step, before its runtimeContext is known, and the filter needs the request context. Pass requestContext (and threadId) to forCall.`
+        : `Tool "${name}" was not run: the app's prepareStep replaced tool search's, which alone is handed the call's runtimeContext, and the filter needs the request context. Give the prepareStep to forCall, or pass requestContext (and threadId) to forCall.`,
     );
   };
 
@@ -239,35 +303,58 @@ export function createCallSettings<REQUEST_CONTEXT>(
    * `'context'` storage reads the loads from the history instead.
    */
   const checkReplayThread = (name: string): void => {
-    if (!replaying || contextStorage || callOptions.threadId !== undefined) return;
+    if (contextUnknown === undefined || contextStorage || callOptions.threadId !== undefined) return;
     if (!binding.threads.fromRuntimeContext && !binding.sharedStore) return;
     throw new ToolSearchError(
       'INVALID_OPTIONS',
-      `Tool "${name}" was not run: an approved call replayed from the history runs before the call's first step, before its runtimeContext is known, so it was judged in the 'default' thread, which may not be its own. Pass threadId to forCall.`,
+      contextUnknown === 'replay'
+        ? `Tool "${name}" was not run: an approved call replayed from the history runs before the call's first step, before its runtimeContext is known, so it was judged in the 'default' thread, which may not be its own. Pass threadId to forCall.`
+        : `Tool "${name}" was not run: the app's prepareStep replaced tool search's, which alone is handed the call's runtimeContext, so it was judged in the 'default' thread, which may not be its own. Give the prepareStep to forCall, or pass threadId to forCall.`,
     );
   };
 
   const ownPrepareStep: ToolSearchPrepareStep<ToolSet> = async (step) => {
     const first = step.stepNumber === 0 || request === undefined;
     // A signal seen before this call's first step is its own only for a call replayed before it.
-    if (first && !replaying) seenSignal = undefined;
+    if (first && contextUnknown !== 'replay') seenSignal = undefined;
+    // The previous step's calls of no active tool went to another repair than ours.
+    if (!first && !noToolChoice && refusedWithoutOurRepair(step.steps.at(-1), repairedCalls)) {
+      reportReplaced(request!, 'call-repair');
+    }
+    repairedCalls.clear();
     const started = first ? start(step.runtimeContext) : request!;
+    ourStep = true;
+    stepMessages = undefined;
     // The SDK notices an abort only once prepareStep has answered: a slow store or filter ends with it.
     const names = (await abortable(givenSignal ?? seenSignal, () =>
       planStep(started, step.messages),
     )) as Array<ToolName<ToolSet>>;
-    return { activeTools: [...names], toolOrder: [...names] };
+    return {
+      activeTools: [...names],
+      toolOrder: [...names],
+      ...(binding.instructions === undefined
+        ? {}
+        : { instructions: withInstructions(step.instructions, binding.instructions) }),
+    };
   };
   // Ours first, so that the user's sees this step's tools and can only narrow them.
-  const prepareStep = (
+  const composed =
     userPrepareStep === undefined
-      ? ownPrepareStep
-      : composePrepareStep(ownPrepareStep as PrepareStepFunction<ToolSet>, userPrepareStep)
-  ) as ToolSearchPrepareStep<ToolSet>;
+      ? undefined
+      : composePrepareStep(ownPrepareStep as PrepareStepFunction<ToolSet>, userPrepareStep);
+  const prepareStep = (async (step: Parameters<PrepareStepFunction<ToolSet>>[0]) => {
+    const result = composed === undefined ? await ownPrepareStep(step) : await composed(step);
+    noToolChoice = result?.toolChoice === 'none';
+    if (composed === undefined || binding.instructions === undefined || result == null) return result;
+    // The user's may have replaced the instructions (a later `system` too): ours go after them again.
+    const { system, ...rest } = result;
+    return { ...rest, instructions: withInstructions(rest.instructions ?? system, binding.instructions) };
+  }) as ToolSearchPrepareStep<ToolSet>;
 
   const guardedExecute = (name: string, tool: Tool, execute: NonNullable<Tool['execute']>) =>
     function execute_(input: unknown, executionOptions: ToolExecutionOptions<unknown>) {
       noteSignal(executionOptions?.abortSignal);
+      noteStep(executionOptions?.messages, executionOptions?.toolCallId);
       // Visible in this step: run as is, so a streaming tool keeps streaming. The engine's guard
       // still sees the call, as that is where a call counts as a use (maxLoadedTools): with the
       // step planned, it allows a visible tool and records the use before its first await, so
@@ -307,6 +394,7 @@ export function createCallSettings<REQUEST_CONTEXT>(
       definition.name,
       toMetaTool(definition, async (input, executionOptions) => {
         noteSignal(executionOptions?.abortSignal);
+        noteStep(executionOptions?.messages, executionOptions?.toolCallId);
         const active = await current(executionOptions?.messages);
         checkReplayContext(definition.name);
         if (loadsState) checkReplayThread(definition.name);
@@ -350,7 +438,7 @@ export function createCallSettings<REQUEST_CONTEXT>(
    * meta-tool: the engine answers a filtered tool exactly as an unknown name, so must we.
    */
   const sameStepNote = (name: string): string =>
-    !isMetaToolName(name) && (binding.filtered || loadableNames.has(name))
+    !stepsReplaced && !isMetaToolName(name) && (binding.filtered || loadableNames.has(name))
       ? ' If you loaded this tool in this same step, it could not be called yet: a tool can be called from the step after the one that loads it, so call it again now, without loading it again.'
       : '';
 
@@ -364,13 +452,16 @@ export function createCallSettings<REQUEST_CONTEXT>(
   const repairToolCall: ToolCallRepairFunction<ToolSet> = async (options) => {
     const { toolCall, error, messages } = options;
     noteSignal(options.abortSignal);
+    repairedCalls.add(toolCall.toolCallId);
+    noteStep(messages);
     const name = toolCall.toolName;
     const missing = NoSuchToolError.isInstance(error);
     const active = await current(messages);
     // A tool of this call that is not active (a catalog tool not loaded, or filtered): the
-    // engine's to answer, never the user's repair to redirect.
+    // engine's to answer, never the user's repair to redirect. With the app's prepareStep in
+    // place of ours, a tool we would show may be missing too: the engine tells the model so.
     if (missing && tools.has(name)) {
-      const decision = await active.guard(name);
+      const decision = await active.guard(name, stepsReplaced ? { offered: false } : undefined);
       if (!decision.allowed) refuse(name, decision);
     }
     const repaired = userRepair === undefined ? null : await userRepair(options);

@@ -14,7 +14,7 @@ import {
   tool,
   type UIMessage,
 } from 'ai';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createCatalog } from './__fixtures__/catalog';
 import { scriptedModel, toolResultsIn } from './__fixtures__/scripted-model';
@@ -640,6 +640,7 @@ describe('guard', () => {
   });
 
   it("holds when the user's own prepareStep makes an unloaded tool active", async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const { tools, ran } = createCatalog();
     const toolSearch = createToolSearch({ tools });
     const { model, seen, toolsPerStep } = scriptedModel([
@@ -657,6 +658,9 @@ describe('guard', () => {
     expect(toolsPerStep()[0]).toContain('send_email');
     expect(ran).toEqual([]);
     expect(toolResultsIn(seen[1]!.prompt).at(-1)!.value).toMatch(/not loaded/);
+    // The replaced prepareStep is reported (replaced-hooks.test.ts has the rest).
+    expect(warn).toHaveBeenCalledOnce();
+    warn.mockRestore();
   });
 
   it('refuses an approved call of an unloaded tool that a client replays in the history', async () => {
@@ -1336,7 +1340,9 @@ describe('tool approvals', () => {
 
   it('runs an approved call of a loaded tool that the SDK replays before the first step', async () => {
     const { ran, wire } = wireTool();
-    const toolSearch = createToolSearch({ tools: { wire } });
+    const events: ToolSearchEvent[] = [];
+    const warn = vi.spyOn(console, 'warn');
+    const toolSearch = createToolSearch({ tools: { wire }, onEvent: (event) => events.push(event) });
     const first = scriptedModel([
       { toolCalls: [{ toolName: 'load_tool', input: { toolName: 'wire' } }] },
       { toolCalls: [{ toolName: 'wire', input: { amount: 100 } }] },
@@ -1360,6 +1366,10 @@ describe('tool approvals', () => {
     expect(ran).toEqual([100]);
     expect(turn2.text).toBe('wired');
     expect(second.toolsPerStep()).toEqual([[...META, 'wire']]);
+    // Run before the first step, outside any step: not taken for a step ours did not prepare.
+    expect(events.filter((event) => event.type === 'hook-replaced')).toEqual([]);
+    expect(warn).not.toHaveBeenCalled();
+    warn.mockRestore();
   });
 
   it("a replayed approval judged in the 'default' thread (no threadId given to forCall) says to pass threadId, not to load the tool", async () => {

@@ -37,6 +37,11 @@ export interface CreateToolSearchOptions<
   readonly tools: TOOLS;
   /** Tools sent on every step (after the 'active' filter), after the meta-tools. Not searchable. */
   readonly alwaysOn?: ALWAYS_ON;
+  /**
+   * Add `toolSearch.instructions` to each call's instructions, after the call's own (default
+   * true); false to leave them as they are.
+   */
+  readonly instructions?: boolean;
 }
 
 export interface ToolSearch<
@@ -116,7 +121,13 @@ export function createToolSearch<
     }
   }
 
-  const { tools: _catalog, alwaysOn: _alwaysOn, ...engineOptions } = options;
+  const { tools: _catalog, alwaysOn: _alwaysOn, instructions = true, ...engineOptions } = options;
+  if (typeof instructions !== 'boolean') {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      `createToolSearch's instructions must be true or false, got ${typeof instructions}: the paragraph itself is toolSearch.instructions.`,
+    );
+  }
   const engine = createToolSearchEngine<Tool, REQUEST_CONTEXT>({
     ...engineOptions,
     catalog: catalogTools.map(([name, tool]) => toCatalogEntry(name, tool)),
@@ -135,6 +146,8 @@ export function createToolSearch<
     filtered: options.filter !== undefined,
     sharedStore: typeof options.storage === 'object' && options.storage !== null,
     threads: { fromRuntimeContext: false },
+    instructions: instructions ? engine.instructions : undefined,
+    warned: new Set(),
   };
   const forCall = <RUNTIME_CONTEXT extends RuntimeContext = RuntimeContext>(
     callOptions?: ToolSearchCallOptions<REQUEST_CONTEXT, TOOLSET, RUNTIME_CONTEXT> | null,
