@@ -109,7 +109,8 @@ describe('a prepareStep written after ...forCall(), which replaces ours', () => 
       ...toolSearch.forCall({ threadId: 'own-activation' }),
       // An app that activates loaded tools by itself (a thread's loads, read before the call).
       prepareStep: ({ stepNumber }) => ({
-        activeTools: stepNumber === 0 ? META : [...META, 'getWeather'],
+        activeTools:
+          stepNumber === 0 ? ['search_tools', 'load_tool'] : ['search_tools', 'load_tool', 'getWeather'],
       }),
       stopWhen: isStepCount(6),
       prompt: 'weather',
