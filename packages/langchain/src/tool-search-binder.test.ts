@@ -213,6 +213,48 @@ describe('createToolSearchBinder in a hand-written loop', () => {
     });
   });
 
+  it('refuses a threadId that is neither a string, a number nor a bigint, instead of sharing the default thread', async () => {
+    const log = createExecutionLog();
+    const binder = createToolSearchBinder({ tools: createCatalog(log) });
+    await (await binder.bind({ model: fakeModel() })).runToolCall({
+      name: 'load_tool',
+      args: { toolName: 'send_email' },
+      id: 'load',
+    });
+    expect(await binder.getLoadedToolNames()).toEqual(['send_email']);
+    for (const threadId of [{ id: 'user-42' }, true, Number.NaN]) {
+      await expect(binder.bind({ model: fakeModel(), threadId: threadId as never })).rejects.toMatchObject({
+        code: 'INVALID_OPTIONS',
+        message: expect.stringMatching(/^bind\(\)'s threadId must be a string, a finite number or a bigint/),
+      });
+    }
+    // Through the meta-tools run as plain tools, the run's configurable.thread_id is checked too.
+    const [, loadTool] = binder.metaTools;
+    await expect(
+      loadTool!.invoke({ toolName: 'get_weather' }, { configurable: { thread_id: { id: 'user-42' } } }),
+    ).rejects.toMatchObject({
+      code: 'INVALID_OPTIONS',
+      message: expect.stringMatching(/configurable\.thread_id/),
+    });
+    expect(await binder.getLoadedToolNames()).toEqual(['send_email']);
+    // Missing and null are the 'default' thread; a number or bigint is the thread of its string.
+    expect((await binder.bind({ model: fakeModel(), threadId: null })).visible).toEqual([
+      ...META,
+      'send_email',
+    ]);
+    expect((await binder.bind({ model: fakeModel() })).visible).toEqual([...META, 'send_email']);
+    await (await binder.bind({ model: fakeModel(), threadId: 7 })).runToolCall({
+      name: 'load_tool',
+      args: { toolName: 'get_weather' },
+      id: 'load-7',
+    });
+    expect((await binder.bind({ model: fakeModel(), threadId: 7n })).visible).toEqual([
+      ...META,
+      'get_weather',
+    ]);
+    expect(await binder.getLoadedToolNames('7')).toEqual(['get_weather']);
+  });
+
   it('the meta-tools work as plain LangChain tools too, on the thread of the run config', async () => {
     const binder = createToolSearchBinder({ tools: createCatalog(createExecutionLog()) });
     const [searchTools, loadTool] = binder.metaTools;

@@ -2,7 +2,7 @@ import { AIMessage, type BaseMessage, type ToolCall, ToolMessage } from '@langch
 import type { RunnableConfig } from '@langchain/core/runnables';
 import { ToolInputParsingException } from '@langchain/core/tools';
 import { abortable, optionsObject, ToolSearchError } from '@tool-search/core';
-import { type BindableTool, createLangChainToolSearch } from './langchain-tool-search';
+import { type BindableTool, createLangChainToolSearch, threadOf } from './langchain-tool-search';
 import type { LangChainTool, ToolSearchOptions, ToolSearchStateControls } from './options';
 
 // biome-ignore lint/suspicious/noExplicitAny: bindTools' parameter types differ per chat model class.
@@ -25,8 +25,11 @@ export interface ToolSearchBinderOptions<TContext = unknown> extends ToolSearchO
 export interface BindInput<TModel extends ToolBindingModel, TContext = unknown> {
   /** The chat model; it is not changed: `bind()` returns a new bound model. */
   readonly model: TModel;
-  /** The conversation's thread; missing ids share the 'default' thread. */
-  readonly threadId?: string | null;
+  /**
+   * The conversation's thread; missing ids share the 'default' thread. A number or bigint is the
+   * thread of its string; any other type is refused (`INVALID_OPTIONS`).
+   */
+  readonly threadId?: string | number | bigint | null;
   /** The conversation so far (read with 'context' storage). */
   readonly messages?: readonly BaseMessage[];
   /** Handed to the filter as `requestContext`. */
@@ -127,7 +130,7 @@ export function createToolSearchBinder<TContext = unknown>(
         throw new ToolSearchError('INVALID_OPTIONS', 'bind() needs a chat model with a `bindTools` method.');
       }
       const step = await search.prepareStep({
-        threadId: input.threadId,
+        threadId: threadOf(input.threadId, "bind()'s threadId"),
         requestContext: input.requestContext,
         tools: input.tools ?? alwaysOn,
         messages: input.messages ?? [],

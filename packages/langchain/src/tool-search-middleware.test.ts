@@ -125,6 +125,56 @@ describe('toolSearchMiddleware with createAgent', () => {
     expect(bound).toEqual([META, [...META, 'get_weather'], META, [...META, 'get_weather']]);
   });
 
+  it('refuses a thread_id that is neither a string, a number nor a bigint, instead of sharing the default thread', async () => {
+    const { log, catalog } = setup();
+    const middleware = toolSearchMiddleware({ tools: catalog });
+    // The first user's run, without a thread: it loads send_email into the 'default' thread.
+    await createAgent({
+      model: fakeModel()
+        .respondWithTools([{ name: 'load_tool', args: { toolName: 'send_email' } }])
+        .respond(new AIMessage('loaded')),
+      middleware: [middleware],
+    }).invoke(ask('load the mail tool'));
+    expect(await middleware.getLoadedToolNames()).toEqual(['send_email']);
+
+    // A second user whose thread id is an object was taken as no thread: the 'default' one.
+    for (const threadId of [{ id: 'user-42' }, ['user-42'], true, Number.NaN]) {
+      const model = fakeModel()
+        .respondWithTools([{ name: 'send_email', args: { to: 'eve@example.com' } }])
+        .respond(new AIMessage('sent'));
+      const run = createAgent({ model, middleware: [middleware] }).invoke(ask('mail eve'), {
+        configurable: { thread_id: threadId },
+      });
+      const error: unknown = await run.then(
+        () => undefined,
+        (rejection: unknown) => rejection,
+      );
+      // LangChain hands the middleware's error on as its cause.
+      const cause = (error as { cause?: unknown }).cause ?? error;
+      expect(cause).toMatchObject({
+        name: 'ToolSearchError',
+        code: 'INVALID_OPTIONS',
+        message: expect.stringMatching(
+          /^configurable\.thread_id must be a string, a finite number or a bigint/,
+        ),
+      });
+      expect(model.callCount).toBe(0);
+    }
+    expect(log.calls).toEqual([]);
+
+    // Missing and null are the 'default' thread, as before; a number is the thread of its string.
+    for (const configurable of [{}, { thread_id: null }, { thread_id: undefined }]) {
+      const model = fakeModel().respond(new AIMessage('ok'));
+      const bound = recordBoundTools(model);
+      await createAgent({ model, middleware: [middleware] }).invoke(ask('hi'), { configurable });
+      expect(bound).toEqual([[...META, 'send_email']]);
+    }
+    const numbered = fakeModel().respond(new AIMessage('ok'));
+    const bound = recordBoundTools(numbered);
+    await createAgent({ model: numbered, middleware: [middleware] }).invoke(ask('hi'), thread(42 as never));
+    expect(bound).toEqual([META]);
+  });
+
   it('the guard: a call is judged by its own run, not by another run of the thread that made a call with the same id', async () => {
     const { log, catalog } = setup();
     const model = fakeModel()

@@ -1,7 +1,12 @@
 import { AIMessage, type BaseMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
-import { isMetaToolName, normalizeThreadId, optionsObject, type ToolSearchRequest } from '@tool-search/core';
+import { isMetaToolName, optionsObject, type ToolSearchRequest } from '@tool-search/core';
 import { type AgentMiddleware, createMiddleware } from 'langchain';
-import { createLangChainToolSearch, messagesBeforeCall, messageWithCall } from './langchain-tool-search';
+import {
+  createLangChainToolSearch,
+  messagesBeforeCall,
+  messageWithCall,
+  runThread,
+} from './langchain-tool-search';
 import type { LangChainTool, ToolSearchOptions, ToolSearchStateControls } from './options';
 
 export interface ToolSearchMiddlewareOptions<TContext = unknown> extends ToolSearchOptions<TContext> {
@@ -149,11 +154,10 @@ export function toolSearchMiddleware<TContext = unknown>(
    * the thread's state at that time, in which a tool the same message loaded would run.
    */
   const refusals = new Map<string, Refusal>();
-  const pendingKey = (threadId: unknown, toolCallId: string) =>
-    `${normalizeThreadId(threadId)}\u0000${toolCallId}`;
+  const pendingKey = (threadId: string, toolCallId: string) => `${threadId}\u0000${toolCallId}`;
 
   const rememberCalls = (
-    threadId: unknown,
+    threadId: string,
     context: unknown,
     response: unknown,
     request: ToolSearchRequest<LangChainTool>,
@@ -175,7 +179,7 @@ export function toolSearchMiddleware<TContext = unknown>(
     hook: (state: { messages: BaseMessage[] }, runtime: { configurable?: { thread_id?: unknown } }) => {
       const last = state.messages.at(-1);
       if (!ToolMessage.isInstance(last) || last.status === 'error') return undefined;
-      const key = pendingKey(runtime.configurable?.thread_id, last.tool_call_id);
+      const key = pendingKey(runThread(runtime.configurable?.thread_id), last.tool_call_id);
       if (!directAnswers.delete(key)) return undefined;
       return { jumpTo: 'end' as const };
     },
@@ -188,7 +192,7 @@ export function toolSearchMiddleware<TContext = unknown>(
     tools: search.metaTools,
     ...(endsOnDirectAnswers ? { beforeModel: endAfterDirectAnswer } : {}),
     wrapModelCall: async (request, handler) => {
-      const threadId = request.runtime.configurable?.thread_id;
+      const threadId = runThread(request.runtime.configurable?.thread_id);
       const step = await search.prepareStep({
         threadId,
         requestContext: request.runtime.context as TContext | undefined,
@@ -205,7 +209,7 @@ export function toolSearchMiddleware<TContext = unknown>(
     },
     wrapToolCall: async (request, handler) => {
       const { toolCall, runtime } = request;
-      const threadId = runtime.configurable?.thread_id;
+      const threadId = runThread(runtime.configurable?.thread_id);
       const key = toolCall.id ? pendingKey(threadId, toolCall.id) : undefined;
       const messages = (request.state.messages ?? []) as BaseMessage[];
       const madeBy = messageWithCall(messages, toolCall.id)?.id;
