@@ -1103,40 +1103,254 @@ describe('toolSearchMiddleware with createAgent', () => {
     expect(log.calls).toEqual([{ name: 'deferred_weather', input: {} }]);
   });
 
-  it('toolRetryMiddleware before it: a failed catalog call is retried under the same step, with one step event per model call', async () => {
-    const log = createExecutionLog();
-    const { echo } = setup({ log });
-    let attempts = 0;
-    const flaky = tool(
-      async () => {
-        attempts += 1;
-        if (attempts === 1) throw new Error('transient');
-        log.calls.push({ name: 'flaky_forecast', input: {} });
-        return 'sunny';
-      },
-      { name: 'flaky_forecast', description: 'Weather forecast, sometimes down', schema: z.object({}) },
-    );
-    const events: ToolSearchEvent[] = [];
-    const model = fakeModel()
-      .respondWithTools([{ name: 'load_tool', args: { toolName: 'flaky_forecast' } }])
-      .respondWithTools([{ name: 'flaky_forecast', args: {} }])
-      .respond(new AIMessage('sunny'));
-    const bound = recordBoundTools(model);
+  describe('a tool that throws: the same error message and the same next step as createAgent without tool search', () => {
+    const failingTool = (name: string) =>
+      tool(
+        async () => {
+          throw new Error('upstream 503');
+        },
+        { name, description: 'Look up a record in a flaky service', schema: z.object({}) },
+      );
+    type Call = { name: string; args: Record<string, unknown>; id: string };
+    /** The model's script: each step's tool calls, then a text answer. */
+    const scripted = (steps: Call[][]) => {
+      let model = fakeModel();
+      for (const calls of steps) model = model.respondWithTools(calls);
+      return model.respond(new AIMessage('the lookup failed, sorry'));
+    };
+    const lookup: Call = { name: 'flaky_lookup', args: {}, id: 'call-lookup' };
+    const fields = (message: ToolMessage) => ({
+      content: message.content,
+      status: message.status,
+      name: message.name,
+      tool_call_id: message.tool_call_id,
+    });
+    /** The last message of the model's last call: what it went on from. */
+    const lastSeen = (model: ReturnType<typeof fakeModel>) =>
+      model.calls.at(-1)!.messages.at(-1) as ToolMessage;
+    /** The run of an agent without tool search, the tool registered with it. */
+    async function withoutToolSearch() {
+      const model = scripted([[lookup]]);
+      const result = await createAgent({ model, tools: [failingTool('flaky_lookup')] }).invoke(
+        ask('look it up'),
+      );
+      return { model, result };
+    }
 
-    await createAgent({
-      model,
-      tools: [echo],
-      middleware: [
-        toolRetryMiddleware({ maxRetries: 1, initialDelayMs: 0, jitter: false }),
-        toolSearchMiddleware({ tools: [flaky], onEvent: (event) => events.push(event) }),
-      ],
-    }).invoke(ask('forecast'));
+    it('a catalog tool that was loaded', async () => {
+      const plain = await withoutToolSearch();
+      const model = scripted([
+        [{ name: 'load_tool', args: { toolName: 'flaky_lookup' }, id: 'call-load' }],
+        [lookup],
+      ]);
+      const result = await createAgent({
+        model,
+        middleware: [toolSearchMiddleware({ tools: [failingTool('flaky_lookup')] })],
+      }).invoke(ask('look it up'));
 
-    expect(attempts).toBe(2);
-    expect(log.calls).toEqual([{ name: 'flaky_forecast', input: {} }]);
-    const steps = events.flatMap((event) => (event.type === 'step' ? [event.visible] : []));
-    expect(steps).toEqual(bound);
-    expect(events.filter((event) => event.type === 'deny')).toEqual([]);
+      const failed = lastToolMessage(result.messages, 'flaky_lookup');
+      expect(fields(failed)).toEqual(fields(lastToolMessage(plain.result.messages, 'flaky_lookup')));
+      expect(failed).toMatchObject({
+        status: 'error',
+        content: 'Error: upstream 503\n Please fix your mistakes.',
+      });
+      // The model is called again with the error message last, and answers.
+      expect(fields(lastSeen(model))).toEqual(fields(lastSeen(plain.model)));
+      expect(model.callCount).toBe(plain.model.callCount + 1); // the load step
+      expect(result.messages.at(-1)!.text).toBe(plain.result.messages.at(-1)!.text);
+    });
+
+    it('the agent’s own tool', async () => {
+      const plain = await withoutToolSearch();
+      const model = scripted([[lookup]]);
+      const { catalog } = setup();
+      const result = await createAgent({
+        model,
+        tools: [failingTool('flaky_lookup')],
+        middleware: [toolSearchMiddleware({ tools: catalog })],
+      }).invoke(ask('look it up'));
+
+      expect(toolMessages(result.messages).map(fields)).toEqual(
+        toolMessages(plain.result.messages).map(fields),
+      );
+      expect(model.callCount).toBe(plain.model.callCount);
+      expect(fields(lastSeen(model))).toEqual(fields(lastSeen(plain.model)));
+      expect(result.messages.at(-1)!.text).toBe('the lookup failed, sorry');
+    });
+
+    it('arguments the tool’s schema refuses: the message LangChain writes for them', async () => {
+      const strictTool = () =>
+        tool(async () => 'ok', {
+          name: 'set_level',
+          description: 'Set a numeric level',
+          schema: z.object({ level: z.number() }),
+        });
+      const call: Call = { name: 'set_level', args: { level: 'high' }, id: 'call-level' };
+      const plain = await createAgent({ model: scripted([[call]]), tools: [strictTool()] }).invoke(
+        ask('high'),
+      );
+      const result = await createAgent({
+        model: scripted([[{ name: 'load_tool', args: { toolName: 'set_level' }, id: 'call-load' }], [call]]),
+        middleware: [toolSearchMiddleware({ tools: [strictTool()] })],
+      }).invoke(ask('high'));
+      const refused = lastToolMessage(result.messages, 'set_level');
+      expect(refused.status).toBe('error');
+      expect(String(refused.content)).toMatch(
+        /^Error invoking tool 'set_level' with kwargs \{"level":"high"\}/,
+      );
+      // The same text, up to the stack trace LangChain appends (its frames differ).
+      const beforeStack = (message: ToolMessage) => String(message.content).split('\n    at ')[0];
+      expect(beforeStack(refused)).toBe(beforeStack(lastToolMessage(plain.messages, 'set_level')));
+      expect(String(refused.content)).toMatch(/Please fix the error and try again\.$/);
+      expect(result.messages.at(-1)!.text).toBe('the lookup failed, sorry');
+    });
+
+    it('an error a middleware after it throws of its own ends the run, as it does without tool search', async () => {
+      const strict = createMiddleware({
+        name: 'Strict',
+        wrapToolCall: async (request, handler) => {
+          try {
+            return await handler(request);
+          } catch (error) {
+            throw new Error(`${request.toolCall.name} is down, stopping`, { cause: error });
+          }
+        },
+      });
+      const plain = createAgent({
+        model: scripted([[lookup]]),
+        tools: [failingTool('flaky_lookup')],
+        middleware: [strict],
+      }).invoke(ask('look it up'));
+      await expect(plain).rejects.toThrow('flaky_lookup is down, stopping');
+      const { catalog } = setup();
+      const searched = createAgent({
+        model: scripted([[lookup]]),
+        tools: [failingTool('flaky_lookup')],
+        middleware: [toolSearchMiddleware({ tools: catalog }), strict],
+      }).invoke(ask('look it up'));
+      await expect(searched).rejects.toThrow('flaky_lookup is down, stopping');
+    });
+
+    it('an exception a middleware after it hands on unchanged is answered like the tool’s own (toolErrorMiddleware declining it)', async () => {
+      const declined: unknown[] = [];
+      const result = await createAgent({
+        model: scripted([
+          [{ name: 'load_tool', args: { toolName: 'flaky_lookup' }, id: 'call-load' }],
+          [lookup],
+        ]),
+        middleware: [
+          toolSearchMiddleware({ tools: [failingTool('flaky_lookup')] }),
+          toolErrorMiddleware({
+            onError: (error) => {
+              declined.push(error);
+              return undefined;
+            },
+          }),
+        ],
+      }).invoke(ask('look it up'));
+      expect(declined).toHaveLength(1);
+      expect(lastToolMessage(result.messages, 'flaky_lookup')).toMatchObject({
+        status: 'error',
+        content: 'Error: upstream 503\n Please fix your mistakes.',
+      });
+    });
+
+    it('toolRetryMiddleware after it retries the failing call under the same step', async () => {
+      const log = createExecutionLog();
+      const { echo } = setup({ log });
+      let attempts = 0;
+      const flaky = tool(
+        async () => {
+          attempts += 1;
+          if (attempts === 1) throw new Error('transient');
+          log.calls.push({ name: 'flaky_forecast', input: {} });
+          return 'sunny';
+        },
+        { name: 'flaky_forecast', description: 'Weather forecast, sometimes down', schema: z.object({}) },
+      );
+      const events: ToolSearchEvent[] = [];
+      const model = fakeModel()
+        .respondWithTools([{ name: 'load_tool', args: { toolName: 'flaky_forecast' } }])
+        .respondWithTools([{ name: 'flaky_forecast', args: {} }])
+        .respond(new AIMessage('sunny'));
+      const bound = recordBoundTools(model);
+
+      const result = await createAgent({
+        model,
+        tools: [echo],
+        middleware: [
+          toolSearchMiddleware({ tools: [flaky], onEvent: (event) => events.push(event) }),
+          toolRetryMiddleware({ maxRetries: 1, initialDelayMs: 0, jitter: false }),
+        ],
+      }).invoke(ask('forecast'));
+
+      expect(attempts).toBe(2);
+      expect(log.calls).toEqual([{ name: 'flaky_forecast', input: {} }]);
+      expect(lastToolMessage(result.messages, 'flaky_forecast')).toMatchObject({
+        status: 'success',
+        content: 'sunny',
+      });
+      const steps = events.flatMap((event) => (event.type === 'step' ? [event.visible] : []));
+      expect(steps).toEqual(bound);
+      expect(events.filter((event) => event.type === 'deny')).toEqual([]);
+    });
+
+    it('toolRetryMiddleware before it gets the error message, not the exception (place it after)', async () => {
+      let attempts = 0;
+      const flaky = tool(
+        async () => {
+          attempts += 1;
+          throw new Error('transient');
+        },
+        { name: 'flaky_forecast', description: 'Weather forecast, sometimes down', schema: z.object({}) },
+      );
+      const result = await createAgent({
+        model: fakeModel()
+          .respondWithTools([{ name: 'load_tool', args: { toolName: 'flaky_forecast' } }])
+          .respondWithTools([{ name: 'flaky_forecast', args: {} }])
+          .respond(new AIMessage('no forecast')),
+        middleware: [
+          toolRetryMiddleware({ maxRetries: 1, initialDelayMs: 0, jitter: false }),
+          toolSearchMiddleware({ tools: [flaky] }),
+        ],
+      }).invoke(ask('forecast'));
+      expect(attempts).toBe(1);
+      expect(lastToolMessage(result.messages, 'flaky_forecast').content).toBe(
+        'Error: transient\n Please fix your mistakes.',
+      );
+    });
+
+    it('toolRetryMiddleware before it runs a call LangChain rethrows (arguments the schema refuses) again under the same step', async () => {
+      const events: ToolSearchEvent[] = [];
+      let ran = 0;
+      const strictTool = tool(
+        async () => {
+          ran += 1;
+          return 'ok';
+        },
+        { name: 'set_level', description: 'Set a numeric level', schema: z.object({ level: z.number() }) },
+      );
+      const model = fakeModel()
+        .respondWithTools([{ name: 'load_tool', args: { toolName: 'set_level' } }])
+        .respondWithTools([{ name: 'set_level', args: { level: 'high' } }])
+        .respond(new AIMessage('which level?'));
+      const bound = recordBoundTools(model);
+      const result = await createAgent({
+        model,
+        middleware: [
+          toolRetryMiddleware({ maxRetries: 1, initialDelayMs: 0, jitter: false }),
+          toolSearchMiddleware({ tools: [strictTool], onEvent: (event) => events.push(event) }),
+        ],
+      }).invoke(ask('set it high'));
+      expect(ran).toBe(0);
+      // Both attempts reached the tool's schema: neither was refused by the guard.
+      expect(lastToolMessage(result.messages, 'set_level').content).toBe(
+        "Tool 'set_level' failed after 2 attempts with ToolInvocationError",
+      );
+      expect(events.filter((event) => event.type === 'deny')).toEqual([]);
+      const steps = events.flatMap((event) => (event.type === 'step' ? [event.visible] : []));
+      expect(steps).toEqual(bound);
+    });
   });
 
   describe('a middleware that adds a tool per model call (and runs it in wrapToolCall)', () => {

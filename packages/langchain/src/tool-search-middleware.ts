@@ -1,6 +1,6 @@
 import { AIMessage, type BaseMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
 import { isMetaToolName, optionsObject, type ToolSearchRequest } from '@tool-search/core';
-import { type AgentMiddleware, createMiddleware } from 'langchain';
+import { type AgentMiddleware, createMiddleware, MiddlewareError, ToolInvocationError } from 'langchain';
 import {
   createLangChainToolSearch,
   messagesBeforeCall,
@@ -8,6 +8,7 @@ import {
   runThread,
 } from './langchain-tool-search';
 import type { LangChainTool, ToolSearchOptions, ToolSearchStateControls } from './options';
+import { endsTheRun, toolErrorMessage } from './tool-error-message';
 
 export interface ToolSearchMiddlewareOptions<TContext = unknown> extends ToolSearchOptions<TContext> {
   /** The middleware's name in the agent (names must be unique among an agent's middleware). Default 'ToolSearch'. */
@@ -228,8 +229,9 @@ export function toolSearchMiddleware<TContext = unknown>(
           status: 'error',
         });
       }
-      // The entry is dropped once the call has an answer: a call whose tool threw keeps it, so
-      // that a retry (toolRetryMiddleware before this one) is judged by the same step.
+      // The entry is dropped once the call has an answer: a call that threw past this middleware
+      // (arguments the schema refused, an interrupt) keeps it, so that a retry
+      // (toolRetryMiddleware before this one) or a resumed run is judged by the same step.
       const found = key === undefined ? undefined : pending.get(key);
       // Planned for this model call only: the same AI message (when both have an id), in a run of
       // the same context (that run, or its resumption). A call of the same id from another run
@@ -261,7 +263,24 @@ export function toolSearchMiddleware<TContext = unknown>(
         toolCall,
         async (tool) => {
           executed = true;
-          const result = await handler(tool ? { ...request, tool } : request);
+          let result: Awaited<ReturnType<typeof handler>>;
+          try {
+            result = await handler(tool ? { ...request, tool } : request);
+          } catch (error) {
+            // As LangChain's tool node answers a tool's exception when no middleware wraps tool
+            // calls: the model gets an error message and goes on. What LangChain itself decides
+            // goes on to it: arguments the tool's schema refused (it writes their message), an
+            // error a middleware after this one threw of its own (fatal there), an interrupt. A
+            // middleware before this one sees the answer, not the exception.
+            if (
+              endsTheRun(error) ||
+              ToolInvocationError.isInstance(error) ||
+              MiddlewareError.isInstance(error)
+            ) {
+              throw error;
+            }
+            return toolErrorMessage(error, toolCall);
+          }
           // A tool message, or a Command whose update holds it: the hook ends the run when the
           // step's last message is a successful answer to this call.
           if (endsOnDirectAnswers && key !== undefined && returnsDirect(tool)) {
