@@ -95,6 +95,17 @@ function boundAsLoaded(tool: LangChainTool): LangChainTool {
 }
 
 /**
+ * True when a meta-tool's result is a failure for the model: it reports one (`success: false`)
+ * and found none of the tools it was asked for. A `load_tool` that loaded some names and missed
+ * others reports `success: false` too (the core's result, which the Mastra adapter keeps), but the
+ * found names are loaded and its message names the missing ones: a success for the model.
+ */
+function reportsFailure(output: SearchToolsOutput | LoadToolOutput): boolean {
+  if (!('success' in output) || output.success !== false) return false;
+  return (output.loaded?.length ?? 0) === 0 && (output.alreadyLoaded?.length ?? 0) === 0;
+}
+
+/**
  * The tool message LangChain would write for a meta-tool's result. With 'context' storage, a
  * result that loads something also keeps its {@link loadProof} in `response_metadata`:
  * `contextEditingMiddleware` replaces old tool results with a placeholder but keeps their
@@ -110,7 +121,7 @@ function metaToolMessage(
     content: JSON.stringify(output),
     tool_call_id: call.id ?? '',
     name: call.name,
-    status: 'success' in output && output.success === false ? 'error' : 'success',
+    status: reportsFailure(output) ? 'error' : 'success',
     ...(proof ? { response_metadata: { [LOAD_PROOF_KEY]: proof } } : {}),
   });
 }

@@ -256,6 +256,22 @@ describe('createToolSearchBinder in a hand-written loop', () => {
     expect(await binder.getLoadedToolNames('7')).toEqual(['get_weather']);
   });
 
+  it('load_tool: a success message when some names were found (loaded now or before), an error when none was', async () => {
+    const binder = createToolSearchBinder({ tools: createCatalog(createExecutionLog()) });
+    const step = await binder.bind({ model: fakeModel(), threadId: 'partial' });
+    const load = (toolNames: string[], id: string) =>
+      step.runToolCall({ name: 'load_tool', args: { toolNames }, id });
+    const loaded = await load(['get_weather', 'nope'], 'c1');
+    const already = await load(['get_weather', 'nope'], 'c2');
+    const none = await load(['nope', 'nor_this'], 'c3');
+    expect([loaded.status, already.status, none.status]).toEqual(['success', 'success', 'error']);
+    expect(JSON.parse(String(already.content))).toMatchObject({
+      alreadyLoaded: ['get_weather'],
+      notFound: ['nope'],
+    });
+    expect(await binder.getLoadedToolNames('partial')).toEqual(['get_weather']);
+  });
+
   it('the meta-tools work as plain LangChain tools too, on the thread of the run config', async () => {
     const binder = createToolSearchBinder({ tools: createCatalog(createExecutionLog()) });
     const [searchTools, loadTool] = binder.metaTools;

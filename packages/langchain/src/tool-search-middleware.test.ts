@@ -272,23 +272,83 @@ describe('toolSearchMiddleware with createAgent', () => {
     expect(bound[4]).toEqual(META);
   });
 
-  it("'context' storage: a load_tool that loads some names and not others (an error message) keeps what it loaded", async () => {
-    const { log, catalog } = setup();
-    const model = fakeModel()
-      .respondWithTools([{ name: 'load_tool', args: { toolNames: ['get_weather', 'no_such_tool'] } }])
-      .respondWithTools([{ name: 'get_weather', args: { city: 'Rome' } }])
-      .respond(new AIMessage('sunny'));
-    const bound = recordBoundTools(model);
-    const result = await createAgent({
-      model,
-      middleware: [toolSearchMiddleware({ tools: catalog, storage: 'context', signingSecret: 'secret' })],
-    }).invoke(ask('weather in Rome'));
+  it.each([
+    ['in-memory storage', 'in-memory'],
+    ["'context' storage", 'context'],
+  ] as const)(
+    'a load_tool that loads some names and not others answers with a success message naming the missing ones (%s)',
+    async (_label, storage) => {
+      const { log, catalog } = setup();
+      const model = fakeModel()
+        .respondWithTools([{ name: 'load_tool', args: { toolNames: ['get_weather', 'no_such_tool'] } }])
+        .respondWithTools([{ name: 'get_weather', args: { city: 'Rome' } }])
+        .respond(new AIMessage('sunny'));
+      const bound = recordBoundTools(model);
+      const result = await createAgent({
+        model,
+        middleware: [toolSearchMiddleware({ tools: catalog, storage, signingSecret: 'secret' })],
+      }).invoke(ask('weather in Rome'));
 
-    const load = lastToolMessage(result.messages, 'load_tool');
-    expect(load.status).toBe('error');
-    expect(JSON.parse(String(load.content))).toMatchObject({ success: false, loaded: ['get_weather'] });
-    // As with in-memory storage (and in the other adapters): get_weather is loaded.
-    expect(bound[1]).toEqual([...META, 'get_weather']);
+      const load = lastToolMessage(result.messages, 'load_tool');
+      expect(load.status).toBe('success');
+      // The core's result, as the other adapters give it: what loaded, what was not found.
+      const output = JSON.parse(String(load.content)) as { message: string };
+      expect(output).toMatchObject({ loaded: ['get_weather'], notFound: ['no_such_tool'] });
+      expect(output.message).toMatch(
+        /^Loaded: get_weather; callable from your next step \| Not found: no_such_tool/,
+      );
+      expect(bound[1]).toEqual([...META, 'get_weather']);
+      expect(log.calls).toEqual([{ name: 'get_weather', input: { city: 'Rome' } }]);
+    },
+  );
+
+  it('a load_tool that found none of its names stays an error message', async () => {
+    const { catalog } = setup();
+    const result = await createAgent({
+      model: fakeModel()
+        .respondWithTools([{ name: 'load_tool', args: { toolNames: ['no_such_tool', 'nor_this'] } }])
+        .respondWithTools([{ name: 'load_tool', args: { toolName: 'no_such_tool' } }])
+        .respond(new AIMessage('none')),
+      middleware: [toolSearchMiddleware({ tools: catalog })],
+    }).invoke(ask('load them'));
+    const loads = toolMessages(result.messages).filter((message) => message.name === 'load_tool');
+    expect(loads.map((message) => message.status)).toEqual(['error', 'error']);
+  });
+
+  it("'context' storage: a partial load that an earlier version stored as an error message still counts", async () => {
+    const { log, catalog } = setup();
+    const options = { tools: catalog, storage: 'context' as const, signingSecret: 'secret' };
+    const first = await createAgent({
+      model: fakeModel()
+        .respondWithTools([{ name: 'load_tool', args: { toolNames: ['get_weather', 'no_such_tool'] } }])
+        .respond(new AIMessage('loaded')),
+      middleware: [toolSearchMiddleware(options)],
+    }).invoke(ask('load the weather'));
+    // The conversation as earlier versions stored it: the same message, marked an error.
+    const stored = first.messages.map((message) =>
+      ToolMessage.isInstance(message) && message.name === 'load_tool'
+        ? new ToolMessage({ ...message, status: 'error' })
+        : message,
+    );
+    expect(
+      stored.filter((message) => ToolMessage.isInstance(message) && message.status === 'error'),
+    ).toHaveLength(1);
+
+    // Its own message ids: fakeModel's ("0", "1"…) would replace the stored AI messages.
+    const model = fakeModel()
+      .respond(
+        new AIMessage({
+          id: 'next-0',
+          content: '',
+          tool_calls: [{ id: 'call-weather', name: 'get_weather', args: { city: 'Rome' } }],
+        }),
+      )
+      .respond(new AIMessage({ id: 'next-1', content: 'sunny' }));
+    const bound = recordBoundTools(model);
+    await createAgent({ model, middleware: [toolSearchMiddleware(options)] }).invoke({
+      messages: [...stored, new HumanMessage('and in Rome?')],
+    });
+    expect(bound[0]).toEqual([...META, 'get_weather']);
     expect(log.calls).toEqual([{ name: 'get_weather', input: { city: 'Rome' } }]);
   });
 
