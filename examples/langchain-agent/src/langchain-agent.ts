@@ -5,7 +5,7 @@ import {
   type ExampleAgentOptions,
 } from '@tool-search/example-catalog';
 import { toolSearchMiddleware } from '@tool-search/langchain';
-import { createAgent, HumanMessage, toolErrorMiddleware } from 'langchain';
+import { createAgent, HumanMessage } from 'langchain';
 import { createCatalogTools } from './catalog-tools';
 import { type ModelOption, resolveModel } from './model';
 import { PromptCaptureHandler } from './prompt-capture';
@@ -27,14 +27,8 @@ export async function createLangChainAgent(options: LangChainAgentOptions = {}):
   const agent = createAgent({
     model,
     systemPrompt: 'You are a helpful assistant with access to many tools.',
-    middleware: [
-      toolSearch,
-      // A tool that throws (e.g. on arguments its schema rejects) answers the model with an error
-      // message instead of ending the run.
-      toolErrorMiddleware({
-        onError: (error) => `Error: ${error instanceof Error ? error.message : String(error)}`,
-      }),
-    ],
+    // A tool that throws answers the model with an error message, as without tool search.
+    middleware: [toolSearch],
   });
   // Each model call reports its messages to the trace, which counts what tool search added to them.
   const promptCapture = new PromptCaptureHandler((messages) => requests.active()?.recordPrompt(messages));

@@ -1,7 +1,7 @@
 import {
   abortable,
   type CatalogEntry,
-  DEFAULT_THREAD_ID,
+  checkThreadId,
   type GuardDecision,
   isAbortSignal,
   isMetaToolName,
@@ -488,23 +488,6 @@ export function createCallSettings<REQUEST_CONTEXT>(
     prepareStep,
     repairToolCall,
   };
-}
-
-/**
- * A thread id the core keys by: absent (undefined or null), a string, or a finite number or a
- * bigint (the thread of its string). Anything else (an object id, `NaN`, a boolean) the core
- * would take as no thread, so that every such call shared the `'default'` thread and one user's
- * loads were sent to all: it is refused instead.
- */
-function checkThreadId(value: unknown, name: string): void {
-  // The core's rule: only what it would key as no thread, given as something else than none.
-  if (value === undefined || value === null || typeof value === 'string') return;
-  if (normalizeThreadId(value) !== DEFAULT_THREAD_ID) return;
-  const kind = typeof value === 'number' ? String(value) : Array.isArray(value) ? 'an array' : typeof value;
-  throw new ToolSearchError(
-    'INVALID_OPTIONS',
-    `${name} must be a string, a finite number or a bigint, got ${kind}: it would be taken as no thread, so that such calls would share the 'default' thread. Pass the id as a string (String(id)).`,
-  );
 }
 
 /** `forCall`'s optional `abortSignal`: absent (undefined or null), or an `AbortSignal`. */

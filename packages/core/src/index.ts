@@ -52,6 +52,7 @@ export type { WordTable } from './ranking/word-table';
 export { createWordTable } from './ranking/word-table';
 export type { StateControls } from './state-controls';
 export { createStateControls } from './state-controls';
+export { checkThreadId } from './thread-id';
 export type {
   CatalogEntry,
   Clock,

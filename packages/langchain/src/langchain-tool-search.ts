@@ -6,6 +6,7 @@ import type { JSONSchema } from '@langchain/core/utils/json_schema';
 import {
   abortable,
   type CatalogEntry,
+  checkThreadId,
   createStateControls,
   createToolSearchEngine,
   isMetaToolName,
@@ -39,7 +40,8 @@ export interface PreparedStep {
 }
 
 export interface StepInput<TContext> {
-  readonly threadId: unknown;
+  /** The thread as the engine keys it ({@link threadOf}). */
+  readonly threadId: string;
   readonly requestContext: TContext | undefined;
   /** The tools offered to this model call besides the catalog (the agent's own, provider tools). */
   readonly tools: readonly BindableTool[];
@@ -93,6 +95,17 @@ function boundAsLoaded(tool: LangChainTool): LangChainTool {
 }
 
 /**
+ * True when a meta-tool's result is a failure for the model: it reports one (`success: false`)
+ * and found none of the tools it was asked for. A `load_tool` that loaded some names and missed
+ * others reports `success: false` too (the core's result, which the Mastra adapter keeps), but the
+ * found names are loaded and its message names the missing ones: a success for the model.
+ */
+function reportsFailure(output: SearchToolsOutput | LoadToolOutput): boolean {
+  if (!('success' in output) || output.success !== false) return false;
+  return (output.loaded?.length ?? 0) === 0 && (output.alreadyLoaded?.length ?? 0) === 0;
+}
+
+/**
  * The tool message LangChain would write for a meta-tool's result. With 'context' storage, a
  * result that loads something also keeps its {@link loadProof} in `response_metadata`:
  * `contextEditingMiddleware` replaces old tool results with a placeholder but keeps their
@@ -108,9 +121,25 @@ function metaToolMessage(
     content: JSON.stringify(output),
     tool_call_id: call.id ?? '',
     name: call.name,
-    status: 'success' in output && output.success === false ? 'error' : 'success',
+    status: reportsFailure(output) ? 'error' : 'success',
     ...(proof ? { response_metadata: { [LOAD_PROOF_KEY]: proof } } : {}),
   });
+}
+
+/**
+ * A run's thread as the engine keys it: a string, or a number or bigint as its string; none
+ * (missing, `null`) is the shared 'default' thread. Any other type (an object id, a boolean,
+ * `NaN`) is refused with `INVALID_OPTIONS` naming `source`: taken as none, it would share the
+ * 'default' thread, so one user could run the tools another loaded.
+ */
+export function threadOf(threadId: unknown, source: string): string {
+  checkThreadId(threadId, source);
+  return normalizeThreadId(threadId);
+}
+
+/** A LangGraph run's thread: its `configurable.thread_id`, checked as {@link threadOf} checks it. */
+export function runThread(threadId: unknown): string {
+  return threadOf(threadId, 'configurable.thread_id');
 }
 
 /** The index of the (last) AI message that made `toolCallId`, or -1. */
@@ -176,7 +205,7 @@ export function createLangChainToolSearch<TContext>(options: ToolSearchOptions<T
         const state = runtime.state as { messages?: BaseMessage[] } | undefined;
         const { request } = await prepareStep({
           modelStep: false,
-          threadId: runtime.configurable?.thread_id,
+          threadId: runThread(runtime.configurable?.thread_id),
           requestContext: runtime.context as TContext | undefined,
           tools: [],
           messages: messagesBeforeCall(state?.messages ?? [], runtime.toolCallId),
@@ -216,8 +245,7 @@ export function createLangChainToolSearch<TContext>(options: ToolSearchOptions<T
   async function prepareStep(input: StepInput<TContext>): Promise<PreparedStep> {
     const offered = sortOffered(input.tools);
     const request = engine.startRequest({
-      // LangChain thread ids are usually strings; the core keys a number as its string.
-      threadId: normalizeThreadId(input.threadId),
+      threadId: input.threadId,
       requestContext: input.requestContext,
       ...(includeResolvedTools ? { requestTools: offered.entries } : { alwaysOn: offered.entries }),
     });

@@ -37,7 +37,7 @@ describe('toConversationRecords', () => {
     ]);
   });
 
-  it("reads a meta-tool's error message too: a load_tool that loaded some names and not others is one", () => {
+  it("reads a meta-tool's error message too: earlier versions stored a load_tool that loaded some names and not others as one", () => {
     const records = toConversationRecords([
       new AIMessage({
         content: '',

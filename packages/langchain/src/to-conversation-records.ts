@@ -42,9 +42,10 @@ function recordOutput(message: ToolMessage): unknown {
  * message made, and each tool message that answers one. User, system and AI text never become
  * records. The output of a tool other than the meta-tools is left out (`undefined`): 'context'
  * storage reads only theirs. A meta-tool's message marked `status: 'error'` is read too: a
- * `load_tool` that loaded some names and not others (an unknown or filtered one) reports a
- * failure, so tool search marks its message an error, and what it loaded still counts. An error
- * written by anyone else (a refusal, a rejection, a call limit) is text, which loads nothing.
+ * `load_tool` that loaded some names and not others (an unknown or filtered one) is a success
+ * message now, but conversations stored by earlier versions hold it as an error, and what it
+ * loaded still counts. An error written by anyone else (a refusal, a rejection, a call limit) is
+ * text, which loads nothing.
  */
 export function toConversationRecords(messages: readonly BaseMessage[]): ConversationRecord[] {
   const records: ConversationRecord[] = [];

@@ -1,7 +1,8 @@
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
+import { GraphInterrupt, isGraphInterrupt } from '@langchain/langgraph';
 import { createHeldRanker } from '@tool-search/core/testing';
-import { fakeModel } from 'langchain';
+import { createAgent, fakeModel } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createCatalog, createExecutionLog, recordBoundTools, recordingTool } from './__fixtures__/tools';
@@ -213,6 +214,64 @@ describe('createToolSearchBinder in a hand-written loop', () => {
     });
   });
 
+  it('refuses a threadId that is neither a string, a number nor a bigint, instead of sharing the default thread', async () => {
+    const log = createExecutionLog();
+    const binder = createToolSearchBinder({ tools: createCatalog(log) });
+    await (await binder.bind({ model: fakeModel() })).runToolCall({
+      name: 'load_tool',
+      args: { toolName: 'send_email' },
+      id: 'load',
+    });
+    expect(await binder.getLoadedToolNames()).toEqual(['send_email']);
+    for (const threadId of [{ id: 'user-42' }, true, Number.NaN]) {
+      await expect(binder.bind({ model: fakeModel(), threadId: threadId as never })).rejects.toMatchObject({
+        code: 'INVALID_OPTIONS',
+        message: expect.stringMatching(/^bind\(\)'s threadId must be a string, a finite number or a bigint/),
+      });
+    }
+    // Through the meta-tools run as plain tools, the run's configurable.thread_id is checked too.
+    const [, loadTool] = binder.metaTools;
+    await expect(
+      loadTool!.invoke({ toolName: 'get_weather' }, { configurable: { thread_id: { id: 'user-42' } } }),
+    ).rejects.toMatchObject({
+      code: 'INVALID_OPTIONS',
+      message: expect.stringMatching(/configurable\.thread_id/),
+    });
+    expect(await binder.getLoadedToolNames()).toEqual(['send_email']);
+    // Missing and null are the 'default' thread; a number or bigint is the thread of its string.
+    expect((await binder.bind({ model: fakeModel(), threadId: null })).visible).toEqual([
+      ...META,
+      'send_email',
+    ]);
+    expect((await binder.bind({ model: fakeModel() })).visible).toEqual([...META, 'send_email']);
+    await (await binder.bind({ model: fakeModel(), threadId: 7 })).runToolCall({
+      name: 'load_tool',
+      args: { toolName: 'get_weather' },
+      id: 'load-7',
+    });
+    expect((await binder.bind({ model: fakeModel(), threadId: 7n })).visible).toEqual([
+      ...META,
+      'get_weather',
+    ]);
+    expect(await binder.getLoadedToolNames('7')).toEqual(['get_weather']);
+  });
+
+  it('load_tool: a success message when some names were found (loaded now or before), an error when none was', async () => {
+    const binder = createToolSearchBinder({ tools: createCatalog(createExecutionLog()) });
+    const step = await binder.bind({ model: fakeModel(), threadId: 'partial' });
+    const load = (toolNames: string[], id: string) =>
+      step.runToolCall({ name: 'load_tool', args: { toolNames }, id });
+    const loaded = await load(['get_weather', 'nope'], 'c1');
+    const already = await load(['get_weather', 'nope'], 'c2');
+    const none = await load(['nope', 'nor_this'], 'c3');
+    expect([loaded.status, already.status, none.status]).toEqual(['success', 'success', 'error']);
+    expect(JSON.parse(String(already.content))).toMatchObject({
+      alreadyLoaded: ['get_weather'],
+      notFound: ['nope'],
+    });
+    expect(await binder.getLoadedToolNames('partial')).toEqual(['get_weather']);
+  });
+
   it('the meta-tools work as plain LangChain tools too, on the thread of the run config', async () => {
     const binder = createToolSearchBinder({ tools: createCatalog(createExecutionLog()) });
     const [searchTools, loadTool] = binder.metaTools;
@@ -373,16 +432,62 @@ describe('createToolSearchBinder in a hand-written loop', () => {
     expect(messages.at(-1)!.text).toBe('Filed. Which priority number?');
   });
 
-  it('runToolCalls, when a tool throws: waits for every call, then throws the first call’s error', async () => {
+  it('runToolCalls, when a tool throws: an error tool message as createAgent writes it, the other results kept, and the loop goes on', async () => {
+    const log = createExecutionLog();
+    const failing = () =>
+      tool(
+        async () => {
+          throw new Error('disk full');
+        },
+        { name: 'save_file', description: 'Save a file to disk', schema: { type: 'object', properties: {} } },
+      );
+    const binder = createToolSearchBinder({
+      tools: [failing()],
+      alwaysOn: [recordingTool(log, 'echo', 'Repeat text')],
+    });
+    const calls = [
+      { name: 'save_file', args: {}, id: 'call-save' },
+      { name: 'echo', args: { text: 'saved?' }, id: 'call-echo' },
+    ];
+    const model = fakeModel()
+      .respondWithTools([{ name: 'load_tool', args: { toolName: 'save_file' }, id: 'call-load' }])
+      .respondWithTools(calls)
+      .respond(new AIMessage('the disk is full'));
+    const messages = await runLoop(binder, model, [new HumanMessage('save it')], 'errors');
+
+    const answers = messages.slice(-3, -1) as ToolMessage[];
+    expect(answers.map((message) => [message.name, message.status])).toEqual([
+      ['save_file', 'error'],
+      ['echo', 'success'],
+    ]);
+    expect(log.count('echo')).toBe(1);
+    expect(messages.at(-1)!.text).toBe('the disk is full');
+    // createAgent without tool search answers the same call with the same message.
+    const plain = await createAgent({
+      model: fakeModel().respondWithTools([calls[0]!]).respond(new AIMessage('the disk is full')),
+      tools: [failing()],
+    }).invoke({ messages: [new HumanMessage('save it')] });
+    const fromAgent = plain.messages.find((message): message is ToolMessage =>
+      ToolMessage.isInstance(message),
+    )!;
+    expect(answers[0]).toMatchObject({
+      content: fromAgent.content,
+      status: fromAgent.status,
+      name: fromAgent.name,
+      tool_call_id: fromAgent.tool_call_id,
+    });
+  });
+
+  it('runToolCalls, when a tool interrupts (LangGraph control flow): waits for every call, then throws the first call’s', async () => {
     const log = createExecutionLog();
     const slowGate = gate();
     const finished: string[] = [];
-    const failing = (name: string, wait?: Promise<void>) =>
+    const throwing = (name: string, error: () => unknown, wait?: Promise<void>) =>
       tool(
         async () => {
           await wait;
           finished.push(name);
-          throw new Error(`${name} failed`);
+          throw error();
         },
         { name, description: `The ${name} tool`, schema: { type: 'object', properties: {} } },
       );
@@ -395,16 +500,21 @@ describe('createToolSearchBinder in a hand-written loop', () => {
       { name: 'slow_report', description: 'A slow report', schema: { type: 'object', properties: {} } },
     );
     const binder = createToolSearchBinder({
-      tools: [failing('first_failure', slowGate.opened), failing('quick_failure'), slow],
+      tools: [
+        throwing('first_interrupt', () => new GraphInterrupt([{ value: 'first' }]), slowGate.opened),
+        throwing('quick_interrupt', () => new GraphInterrupt([{ value: 'quick' }])),
+        throwing('plain_failure', () => new Error('plain')),
+        slow,
+      ],
       alwaysOn: [recordingTool(log, 'echo', 'Repeat text')],
     });
     await (await binder.bind({ model: fakeModel(), threadId: 't' })).runToolCall({
       name: 'load_tool',
-      args: { toolNames: ['first_failure', 'quick_failure', 'slow_report'] },
+      args: { toolNames: ['first_interrupt', 'quick_interrupt', 'plain_failure', 'slow_report'] },
       id: 'load',
     });
     const step = await binder.bind({ model: fakeModel(), threadId: 't' });
-    const calls = ['echo', 'first_failure', 'quick_failure', 'slow_report'];
+    const calls = ['echo', 'plain_failure', 'first_interrupt', 'quick_interrupt', 'slow_report'];
     const response = new AIMessage({
       content: '',
       tool_calls: calls.map((name, index) => ({ id: `c${index}`, name, args: {} })),
@@ -419,19 +529,26 @@ describe('createToolSearchBinder in a hand-written loop', () => {
       settled = true;
     });
     await flush();
-    expect(finished).toEqual(['quick_failure']);
-    expect(settled).toBe(false); // quick_failure threw, but the other calls still run
+    expect(finished).toEqual(['plain_failure', 'quick_interrupt']);
+    expect(settled).toBe(false); // quick_interrupt threw, but the other calls still run
     slowGate.open();
     const error = await outcome;
-    expect(finished).toEqual(['quick_failure', 'first_failure', 'slow_report']);
-    expect(error).toMatchObject({ message: 'first_failure failed' }); // the first in call order
+    expect(finished).toEqual(['plain_failure', 'quick_interrupt', 'first_interrupt', 'slow_report']);
+    expect(isGraphInterrupt(error)).toBe(true);
+    expect((error as GraphInterrupt).interrupts).toEqual([{ value: 'first' }]); // the first in call order
     expect(log.count('echo')).toBe(1);
 
-    // Each call's own outcome, when you want the others' results too.
+    // runToolCall throws what the tool throws, as the tool's own invoke(toolCall) does.
     const outcomes = await Promise.allSettled(
       (response.tool_calls ?? []).map((call) => step.runToolCall(call)),
     );
-    expect(outcomes.map((entry) => entry.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
+    expect(outcomes.map((entry) => entry.status)).toEqual([
+      'fulfilled',
+      'rejected',
+      'rejected',
+      'rejected',
+      'fulfilled',
+    ]);
   });
 
   it('runToolCalls with a run signal that aborts: rejects at once with its reason, even while a tool ignores it', async () => {

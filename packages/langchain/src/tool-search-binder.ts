@@ -2,8 +2,9 @@ import { AIMessage, type BaseMessage, type ToolCall, ToolMessage } from '@langch
 import type { RunnableConfig } from '@langchain/core/runnables';
 import { ToolInputParsingException } from '@langchain/core/tools';
 import { abortable, optionsObject, ToolSearchError } from '@tool-search/core';
-import { type BindableTool, createLangChainToolSearch } from './langchain-tool-search';
+import { type BindableTool, createLangChainToolSearch, threadOf } from './langchain-tool-search';
 import type { LangChainTool, ToolSearchOptions, ToolSearchStateControls } from './options';
+import { endsTheRun, toolErrorMessage } from './tool-error-message';
 
 // biome-ignore lint/suspicious/noExplicitAny: bindTools' parameter types differ per chat model class.
 type BindToolsFunction = (tools: any[], kwargs?: any) => unknown;
@@ -25,8 +26,11 @@ export interface ToolSearchBinderOptions<TContext = unknown> extends ToolSearchO
 export interface BindInput<TModel extends ToolBindingModel, TContext = unknown> {
   /** The chat model; it is not changed: `bind()` returns a new bound model. */
   readonly model: TModel;
-  /** The conversation's thread; missing ids share the 'default' thread. */
-  readonly threadId?: string | null;
+  /**
+   * The conversation's thread; missing ids share the 'default' thread. A number or bigint is the
+   * thread of its string; any other type is refused (`INVALID_OPTIONS`).
+   */
+  readonly threadId?: string | number | bigint | null;
   /** The conversation so far (read with 'context' storage). */
   readonly messages?: readonly BaseMessage[];
   /** Handed to the filter as `requestContext`. */
@@ -58,14 +62,15 @@ export interface BoundStep<TModel extends ToolBindingModel> {
    * through the engine; a tool not visible in this step is not run (an error tool message says
    * how to recover); arguments that do not match the tool's schema are not run either (an error
    * tool message says what is wrong, as LangChain's tool node writes it); errors a tool throws
-   * are thrown.
+   * are thrown, as a tool's own `invoke(toolCall)` throws them (`runToolCalls` answers them).
    */
   runToolCall(toolCall: ToolCall, config?: RunnableConfig): Promise<ToolMessage>;
   /**
-   * Runs every tool call of an AI message (in parallel, as LangChain's tool node does); results in
-   * call order. When a tool throws, it waits for the other calls to finish, then throws the error
-   * of the first call (in call order) that threw; to keep the other calls' results, run each with
-   * `runToolCall` and `Promise.allSettled`.
+   * Runs every tool call of an AI message and answers each, in call order, as LangChain's tool
+   * node does: in parallel, and a tool's exception is answered with an error tool message (the
+   * error, then "Please fix your mistakes."), so the loop goes on. What ends a tool node's run, a
+   * LangGraph interrupt, is thrown once every call has settled; an aborted `signal` rejects at
+   * once with its reason. To handle your tools' errors yourself, run each call with `runToolCall`.
    */
   runToolCalls(message: AIMessage, config?: RunnableConfig): Promise<ToolMessage[]>;
 }
@@ -127,7 +132,7 @@ export function createToolSearchBinder<TContext = unknown>(
         throw new ToolSearchError('INVALID_OPTIONS', 'bind() needs a chat model with a `bindTools` method.');
       }
       const step = await search.prepareStep({
-        threadId: input.threadId,
+        threadId: threadOf(input.threadId, "bind()'s threadId"),
         requestContext: input.requestContext,
         tools: input.tools ?? alwaysOn,
         messages: input.messages ?? [],
@@ -179,15 +184,22 @@ export function createToolSearchBinder<TContext = unknown>(
               'runToolCalls() needs the AI message the bound model returned.',
             );
           }
-          // Every call settles before an error is thrown: no call is still running when the
-          // caller sees the error, and the error is the first call's, not the fastest one's.
-          // An aborted run's signal still ends the wait at once.
+          // As LangChain's tool node: a tool's exception is answered with an error message and
+          // the other calls' results are kept; what ends its run (an interrupt) is thrown once
+          // every call has settled, so no call is still running when the caller sees it, and it
+          // is the first call's, not the fastest one's. An aborted run's signal ends the wait at
+          // once.
+          const calls = message.tool_calls ?? [];
           const outcomes = await abortable(config?.signal, () =>
-            Promise.allSettled((message.tool_calls ?? []).map((call) => runToolCall(call, config))),
+            Promise.allSettled(calls.map((call) => runToolCall(call, config))),
           );
-          const failed = outcomes.find((outcome) => outcome.status === 'rejected');
-          if (failed) throw failed.reason;
-          return outcomes.map((outcome) => (outcome as PromiseFulfilledResult<ToolMessage>).value);
+          const failed = outcomes.find(
+            (outcome) => outcome.status === 'rejected' && endsTheRun(outcome.reason),
+          );
+          if (failed) throw (failed as PromiseRejectedResult).reason;
+          return outcomes.map((outcome, index) =>
+            outcome.status === 'fulfilled' ? outcome.value : toolErrorMessage(outcome.reason, calls[index]!),
+          );
         },
       };
     },

@@ -125,6 +125,56 @@ describe('toolSearchMiddleware with createAgent', () => {
     expect(bound).toEqual([META, [...META, 'get_weather'], META, [...META, 'get_weather']]);
   });
 
+  it('refuses a thread_id that is neither a string, a number nor a bigint, instead of sharing the default thread', async () => {
+    const { log, catalog } = setup();
+    const middleware = toolSearchMiddleware({ tools: catalog });
+    // The first user's run, without a thread: it loads send_email into the 'default' thread.
+    await createAgent({
+      model: fakeModel()
+        .respondWithTools([{ name: 'load_tool', args: { toolName: 'send_email' } }])
+        .respond(new AIMessage('loaded')),
+      middleware: [middleware],
+    }).invoke(ask('load the mail tool'));
+    expect(await middleware.getLoadedToolNames()).toEqual(['send_email']);
+
+    // A second user whose thread id is an object was taken as no thread: the 'default' one.
+    for (const threadId of [{ id: 'user-42' }, ['user-42'], true, Number.NaN]) {
+      const model = fakeModel()
+        .respondWithTools([{ name: 'send_email', args: { to: 'eve@example.com' } }])
+        .respond(new AIMessage('sent'));
+      const run = createAgent({ model, middleware: [middleware] }).invoke(ask('mail eve'), {
+        configurable: { thread_id: threadId },
+      });
+      const error: unknown = await run.then(
+        () => undefined,
+        (rejection: unknown) => rejection,
+      );
+      // LangChain hands the middleware's error on as its cause.
+      const cause = (error as { cause?: unknown }).cause ?? error;
+      expect(cause).toMatchObject({
+        name: 'ToolSearchError',
+        code: 'INVALID_OPTIONS',
+        message: expect.stringMatching(
+          /^configurable\.thread_id must be a string, a finite number or a bigint/,
+        ),
+      });
+      expect(model.callCount).toBe(0);
+    }
+    expect(log.calls).toEqual([]);
+
+    // Missing and null are the 'default' thread, as before; a number is the thread of its string.
+    for (const configurable of [{}, { thread_id: null }, { thread_id: undefined }]) {
+      const model = fakeModel().respond(new AIMessage('ok'));
+      const bound = recordBoundTools(model);
+      await createAgent({ model, middleware: [middleware] }).invoke(ask('hi'), { configurable });
+      expect(bound).toEqual([[...META, 'send_email']]);
+    }
+    const numbered = fakeModel().respond(new AIMessage('ok'));
+    const bound = recordBoundTools(numbered);
+    await createAgent({ model: numbered, middleware: [middleware] }).invoke(ask('hi'), thread(42 as never));
+    expect(bound).toEqual([META]);
+  });
+
   it('the guard: a call is judged by its own run, not by another run of the thread that made a call with the same id', async () => {
     const { log, catalog } = setup();
     const model = fakeModel()
@@ -222,23 +272,83 @@ describe('toolSearchMiddleware with createAgent', () => {
     expect(bound[4]).toEqual(META);
   });
 
-  it("'context' storage: a load_tool that loads some names and not others (an error message) keeps what it loaded", async () => {
-    const { log, catalog } = setup();
-    const model = fakeModel()
-      .respondWithTools([{ name: 'load_tool', args: { toolNames: ['get_weather', 'no_such_tool'] } }])
-      .respondWithTools([{ name: 'get_weather', args: { city: 'Rome' } }])
-      .respond(new AIMessage('sunny'));
-    const bound = recordBoundTools(model);
-    const result = await createAgent({
-      model,
-      middleware: [toolSearchMiddleware({ tools: catalog, storage: 'context', signingSecret: 'secret' })],
-    }).invoke(ask('weather in Rome'));
+  it.each([
+    ['in-memory storage', 'in-memory'],
+    ["'context' storage", 'context'],
+  ] as const)(
+    'a load_tool that loads some names and not others answers with a success message naming the missing ones (%s)',
+    async (_label, storage) => {
+      const { log, catalog } = setup();
+      const model = fakeModel()
+        .respondWithTools([{ name: 'load_tool', args: { toolNames: ['get_weather', 'no_such_tool'] } }])
+        .respondWithTools([{ name: 'get_weather', args: { city: 'Rome' } }])
+        .respond(new AIMessage('sunny'));
+      const bound = recordBoundTools(model);
+      const result = await createAgent({
+        model,
+        middleware: [toolSearchMiddleware({ tools: catalog, storage, signingSecret: 'secret' })],
+      }).invoke(ask('weather in Rome'));
 
-    const load = lastToolMessage(result.messages, 'load_tool');
-    expect(load.status).toBe('error');
-    expect(JSON.parse(String(load.content))).toMatchObject({ success: false, loaded: ['get_weather'] });
-    // As with in-memory storage (and in the other adapters): get_weather is loaded.
-    expect(bound[1]).toEqual([...META, 'get_weather']);
+      const load = lastToolMessage(result.messages, 'load_tool');
+      expect(load.status).toBe('success');
+      // The core's result, as the other adapters give it: what loaded, what was not found.
+      const output = JSON.parse(String(load.content)) as { message: string };
+      expect(output).toMatchObject({ loaded: ['get_weather'], notFound: ['no_such_tool'] });
+      expect(output.message).toMatch(
+        /^Loaded: get_weather; callable from your next step \| Not found: no_such_tool/,
+      );
+      expect(bound[1]).toEqual([...META, 'get_weather']);
+      expect(log.calls).toEqual([{ name: 'get_weather', input: { city: 'Rome' } }]);
+    },
+  );
+
+  it('a load_tool that found none of its names stays an error message', async () => {
+    const { catalog } = setup();
+    const result = await createAgent({
+      model: fakeModel()
+        .respondWithTools([{ name: 'load_tool', args: { toolNames: ['no_such_tool', 'nor_this'] } }])
+        .respondWithTools([{ name: 'load_tool', args: { toolName: 'no_such_tool' } }])
+        .respond(new AIMessage('none')),
+      middleware: [toolSearchMiddleware({ tools: catalog })],
+    }).invoke(ask('load them'));
+    const loads = toolMessages(result.messages).filter((message) => message.name === 'load_tool');
+    expect(loads.map((message) => message.status)).toEqual(['error', 'error']);
+  });
+
+  it("'context' storage: a partial load that an earlier version stored as an error message still counts", async () => {
+    const { log, catalog } = setup();
+    const options = { tools: catalog, storage: 'context' as const, signingSecret: 'secret' };
+    const first = await createAgent({
+      model: fakeModel()
+        .respondWithTools([{ name: 'load_tool', args: { toolNames: ['get_weather', 'no_such_tool'] } }])
+        .respond(new AIMessage('loaded')),
+      middleware: [toolSearchMiddleware(options)],
+    }).invoke(ask('load the weather'));
+    // The conversation as earlier versions stored it: the same message, marked an error.
+    const stored = first.messages.map((message) =>
+      ToolMessage.isInstance(message) && message.name === 'load_tool'
+        ? new ToolMessage({ ...message, status: 'error' })
+        : message,
+    );
+    expect(
+      stored.filter((message) => ToolMessage.isInstance(message) && message.status === 'error'),
+    ).toHaveLength(1);
+
+    // Its own message ids: fakeModel's ("0", "1"…) would replace the stored AI messages.
+    const model = fakeModel()
+      .respond(
+        new AIMessage({
+          id: 'next-0',
+          content: '',
+          tool_calls: [{ id: 'call-weather', name: 'get_weather', args: { city: 'Rome' } }],
+        }),
+      )
+      .respond(new AIMessage({ id: 'next-1', content: 'sunny' }));
+    const bound = recordBoundTools(model);
+    await createAgent({ model, middleware: [toolSearchMiddleware(options)] }).invoke({
+      messages: [...stored, new HumanMessage('and in Rome?')],
+    });
+    expect(bound[0]).toEqual([...META, 'get_weather']);
     expect(log.calls).toEqual([{ name: 'get_weather', input: { city: 'Rome' } }]);
   });
 
@@ -1053,40 +1163,254 @@ describe('toolSearchMiddleware with createAgent', () => {
     expect(log.calls).toEqual([{ name: 'deferred_weather', input: {} }]);
   });
 
-  it('toolRetryMiddleware before it: a failed catalog call is retried under the same step, with one step event per model call', async () => {
-    const log = createExecutionLog();
-    const { echo } = setup({ log });
-    let attempts = 0;
-    const flaky = tool(
-      async () => {
-        attempts += 1;
-        if (attempts === 1) throw new Error('transient');
-        log.calls.push({ name: 'flaky_forecast', input: {} });
-        return 'sunny';
-      },
-      { name: 'flaky_forecast', description: 'Weather forecast, sometimes down', schema: z.object({}) },
-    );
-    const events: ToolSearchEvent[] = [];
-    const model = fakeModel()
-      .respondWithTools([{ name: 'load_tool', args: { toolName: 'flaky_forecast' } }])
-      .respondWithTools([{ name: 'flaky_forecast', args: {} }])
-      .respond(new AIMessage('sunny'));
-    const bound = recordBoundTools(model);
+  describe('a tool that throws: the same error message and the same next step as createAgent without tool search', () => {
+    const failingTool = (name: string) =>
+      tool(
+        async () => {
+          throw new Error('upstream 503');
+        },
+        { name, description: 'Look up a record in a flaky service', schema: z.object({}) },
+      );
+    type Call = { name: string; args: Record<string, unknown>; id: string };
+    /** The model's script: each step's tool calls, then a text answer. */
+    const scripted = (steps: Call[][]) => {
+      let model = fakeModel();
+      for (const calls of steps) model = model.respondWithTools(calls);
+      return model.respond(new AIMessage('the lookup failed, sorry'));
+    };
+    const lookup: Call = { name: 'flaky_lookup', args: {}, id: 'call-lookup' };
+    const fields = (message: ToolMessage) => ({
+      content: message.content,
+      status: message.status,
+      name: message.name,
+      tool_call_id: message.tool_call_id,
+    });
+    /** The last message of the model's last call: what it went on from. */
+    const lastSeen = (model: ReturnType<typeof fakeModel>) =>
+      model.calls.at(-1)!.messages.at(-1) as ToolMessage;
+    /** The run of an agent without tool search, the tool registered with it. */
+    async function withoutToolSearch() {
+      const model = scripted([[lookup]]);
+      const result = await createAgent({ model, tools: [failingTool('flaky_lookup')] }).invoke(
+        ask('look it up'),
+      );
+      return { model, result };
+    }
 
-    await createAgent({
-      model,
-      tools: [echo],
-      middleware: [
-        toolRetryMiddleware({ maxRetries: 1, initialDelayMs: 0, jitter: false }),
-        toolSearchMiddleware({ tools: [flaky], onEvent: (event) => events.push(event) }),
-      ],
-    }).invoke(ask('forecast'));
+    it('a catalog tool that was loaded', async () => {
+      const plain = await withoutToolSearch();
+      const model = scripted([
+        [{ name: 'load_tool', args: { toolName: 'flaky_lookup' }, id: 'call-load' }],
+        [lookup],
+      ]);
+      const result = await createAgent({
+        model,
+        middleware: [toolSearchMiddleware({ tools: [failingTool('flaky_lookup')] })],
+      }).invoke(ask('look it up'));
 
-    expect(attempts).toBe(2);
-    expect(log.calls).toEqual([{ name: 'flaky_forecast', input: {} }]);
-    const steps = events.flatMap((event) => (event.type === 'step' ? [event.visible] : []));
-    expect(steps).toEqual(bound);
-    expect(events.filter((event) => event.type === 'deny')).toEqual([]);
+      const failed = lastToolMessage(result.messages, 'flaky_lookup');
+      expect(fields(failed)).toEqual(fields(lastToolMessage(plain.result.messages, 'flaky_lookup')));
+      expect(failed).toMatchObject({
+        status: 'error',
+        content: 'Error: upstream 503\n Please fix your mistakes.',
+      });
+      // The model is called again with the error message last, and answers.
+      expect(fields(lastSeen(model))).toEqual(fields(lastSeen(plain.model)));
+      expect(model.callCount).toBe(plain.model.callCount + 1); // the load step
+      expect(result.messages.at(-1)!.text).toBe(plain.result.messages.at(-1)!.text);
+    });
+
+    it('the agent’s own tool', async () => {
+      const plain = await withoutToolSearch();
+      const model = scripted([[lookup]]);
+      const { catalog } = setup();
+      const result = await createAgent({
+        model,
+        tools: [failingTool('flaky_lookup')],
+        middleware: [toolSearchMiddleware({ tools: catalog })],
+      }).invoke(ask('look it up'));
+
+      expect(toolMessages(result.messages).map(fields)).toEqual(
+        toolMessages(plain.result.messages).map(fields),
+      );
+      expect(model.callCount).toBe(plain.model.callCount);
+      expect(fields(lastSeen(model))).toEqual(fields(lastSeen(plain.model)));
+      expect(result.messages.at(-1)!.text).toBe('the lookup failed, sorry');
+    });
+
+    it('arguments the tool’s schema refuses: the message LangChain writes for them', async () => {
+      const strictTool = () =>
+        tool(async () => 'ok', {
+          name: 'set_level',
+          description: 'Set a numeric level',
+          schema: z.object({ level: z.number() }),
+        });
+      const call: Call = { name: 'set_level', args: { level: 'high' }, id: 'call-level' };
+      const plain = await createAgent({ model: scripted([[call]]), tools: [strictTool()] }).invoke(
+        ask('high'),
+      );
+      const result = await createAgent({
+        model: scripted([[{ name: 'load_tool', args: { toolName: 'set_level' }, id: 'call-load' }], [call]]),
+        middleware: [toolSearchMiddleware({ tools: [strictTool()] })],
+      }).invoke(ask('high'));
+      const refused = lastToolMessage(result.messages, 'set_level');
+      expect(refused.status).toBe('error');
+      expect(String(refused.content)).toMatch(
+        /^Error invoking tool 'set_level' with kwargs \{"level":"high"\}/,
+      );
+      // The same text, up to the stack trace LangChain appends (its frames differ).
+      const beforeStack = (message: ToolMessage) => String(message.content).split('\n    at ')[0];
+      expect(beforeStack(refused)).toBe(beforeStack(lastToolMessage(plain.messages, 'set_level')));
+      expect(String(refused.content)).toMatch(/Please fix the error and try again\.$/);
+      expect(result.messages.at(-1)!.text).toBe('the lookup failed, sorry');
+    });
+
+    it('an error a middleware after it throws of its own ends the run, as it does without tool search', async () => {
+      const strict = createMiddleware({
+        name: 'Strict',
+        wrapToolCall: async (request, handler) => {
+          try {
+            return await handler(request);
+          } catch (error) {
+            throw new Error(`${request.toolCall.name} is down, stopping`, { cause: error });
+          }
+        },
+      });
+      const plain = createAgent({
+        model: scripted([[lookup]]),
+        tools: [failingTool('flaky_lookup')],
+        middleware: [strict],
+      }).invoke(ask('look it up'));
+      await expect(plain).rejects.toThrow('flaky_lookup is down, stopping');
+      const { catalog } = setup();
+      const searched = createAgent({
+        model: scripted([[lookup]]),
+        tools: [failingTool('flaky_lookup')],
+        middleware: [toolSearchMiddleware({ tools: catalog }), strict],
+      }).invoke(ask('look it up'));
+      await expect(searched).rejects.toThrow('flaky_lookup is down, stopping');
+    });
+
+    it('an exception a middleware after it hands on unchanged is answered like the tool’s own (toolErrorMiddleware declining it)', async () => {
+      const declined: unknown[] = [];
+      const result = await createAgent({
+        model: scripted([
+          [{ name: 'load_tool', args: { toolName: 'flaky_lookup' }, id: 'call-load' }],
+          [lookup],
+        ]),
+        middleware: [
+          toolSearchMiddleware({ tools: [failingTool('flaky_lookup')] }),
+          toolErrorMiddleware({
+            onError: (error) => {
+              declined.push(error);
+              return undefined;
+            },
+          }),
+        ],
+      }).invoke(ask('look it up'));
+      expect(declined).toHaveLength(1);
+      expect(lastToolMessage(result.messages, 'flaky_lookup')).toMatchObject({
+        status: 'error',
+        content: 'Error: upstream 503\n Please fix your mistakes.',
+      });
+    });
+
+    it('toolRetryMiddleware after it retries the failing call under the same step', async () => {
+      const log = createExecutionLog();
+      const { echo } = setup({ log });
+      let attempts = 0;
+      const flaky = tool(
+        async () => {
+          attempts += 1;
+          if (attempts === 1) throw new Error('transient');
+          log.calls.push({ name: 'flaky_forecast', input: {} });
+          return 'sunny';
+        },
+        { name: 'flaky_forecast', description: 'Weather forecast, sometimes down', schema: z.object({}) },
+      );
+      const events: ToolSearchEvent[] = [];
+      const model = fakeModel()
+        .respondWithTools([{ name: 'load_tool', args: { toolName: 'flaky_forecast' } }])
+        .respondWithTools([{ name: 'flaky_forecast', args: {} }])
+        .respond(new AIMessage('sunny'));
+      const bound = recordBoundTools(model);
+
+      const result = await createAgent({
+        model,
+        tools: [echo],
+        middleware: [
+          toolSearchMiddleware({ tools: [flaky], onEvent: (event) => events.push(event) }),
+          toolRetryMiddleware({ maxRetries: 1, initialDelayMs: 0, jitter: false }),
+        ],
+      }).invoke(ask('forecast'));
+
+      expect(attempts).toBe(2);
+      expect(log.calls).toEqual([{ name: 'flaky_forecast', input: {} }]);
+      expect(lastToolMessage(result.messages, 'flaky_forecast')).toMatchObject({
+        status: 'success',
+        content: 'sunny',
+      });
+      const steps = events.flatMap((event) => (event.type === 'step' ? [event.visible] : []));
+      expect(steps).toEqual(bound);
+      expect(events.filter((event) => event.type === 'deny')).toEqual([]);
+    });
+
+    it('toolRetryMiddleware before it gets the error message, not the exception (place it after)', async () => {
+      let attempts = 0;
+      const flaky = tool(
+        async () => {
+          attempts += 1;
+          throw new Error('transient');
+        },
+        { name: 'flaky_forecast', description: 'Weather forecast, sometimes down', schema: z.object({}) },
+      );
+      const result = await createAgent({
+        model: fakeModel()
+          .respondWithTools([{ name: 'load_tool', args: { toolName: 'flaky_forecast' } }])
+          .respondWithTools([{ name: 'flaky_forecast', args: {} }])
+          .respond(new AIMessage('no forecast')),
+        middleware: [
+          toolRetryMiddleware({ maxRetries: 1, initialDelayMs: 0, jitter: false }),
+          toolSearchMiddleware({ tools: [flaky] }),
+        ],
+      }).invoke(ask('forecast'));
+      expect(attempts).toBe(1);
+      expect(lastToolMessage(result.messages, 'flaky_forecast').content).toBe(
+        'Error: transient\n Please fix your mistakes.',
+      );
+    });
+
+    it('toolRetryMiddleware before it runs a call LangChain rethrows (arguments the schema refuses) again under the same step', async () => {
+      const events: ToolSearchEvent[] = [];
+      let ran = 0;
+      const strictTool = tool(
+        async () => {
+          ran += 1;
+          return 'ok';
+        },
+        { name: 'set_level', description: 'Set a numeric level', schema: z.object({ level: z.number() }) },
+      );
+      const model = fakeModel()
+        .respondWithTools([{ name: 'load_tool', args: { toolName: 'set_level' } }])
+        .respondWithTools([{ name: 'set_level', args: { level: 'high' } }])
+        .respond(new AIMessage('which level?'));
+      const bound = recordBoundTools(model);
+      const result = await createAgent({
+        model,
+        middleware: [
+          toolRetryMiddleware({ maxRetries: 1, initialDelayMs: 0, jitter: false }),
+          toolSearchMiddleware({ tools: [strictTool], onEvent: (event) => events.push(event) }),
+        ],
+      }).invoke(ask('set it high'));
+      expect(ran).toBe(0);
+      // Both attempts reached the tool's schema: neither was refused by the guard.
+      expect(lastToolMessage(result.messages, 'set_level').content).toBe(
+        "Tool 'set_level' failed after 2 attempts with ToolInvocationError",
+      );
+      expect(events.filter((event) => event.type === 'deny')).toEqual([]);
+      const steps = events.flatMap((event) => (event.type === 'step' ? [event.visible] : []));
+      expect(steps).toEqual(bound);
+    });
   });
 
   describe('a middleware that adds a tool per model call (and runs it in wrapToolCall)', () => {

@@ -1,8 +1,14 @@
 import { AIMessage, type BaseMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
-import { isMetaToolName, normalizeThreadId, optionsObject, type ToolSearchRequest } from '@tool-search/core';
-import { type AgentMiddleware, createMiddleware } from 'langchain';
-import { createLangChainToolSearch, messagesBeforeCall, messageWithCall } from './langchain-tool-search';
+import { isMetaToolName, optionsObject, type ToolSearchRequest } from '@tool-search/core';
+import { type AgentMiddleware, createMiddleware, MiddlewareError, ToolInvocationError } from 'langchain';
+import {
+  createLangChainToolSearch,
+  messagesBeforeCall,
+  messageWithCall,
+  runThread,
+} from './langchain-tool-search';
 import type { LangChainTool, ToolSearchOptions, ToolSearchStateControls } from './options';
+import { endsTheRun, toolErrorMessage } from './tool-error-message';
 
 export interface ToolSearchMiddlewareOptions<TContext = unknown> extends ToolSearchOptions<TContext> {
   /** The middleware's name in the agent (names must be unique among an agent's middleware). Default 'ToolSearch'. */
@@ -149,11 +155,10 @@ export function toolSearchMiddleware<TContext = unknown>(
    * the thread's state at that time, in which a tool the same message loaded would run.
    */
   const refusals = new Map<string, Refusal>();
-  const pendingKey = (threadId: unknown, toolCallId: string) =>
-    `${normalizeThreadId(threadId)}\u0000${toolCallId}`;
+  const pendingKey = (threadId: string, toolCallId: string) => `${threadId}\u0000${toolCallId}`;
 
   const rememberCalls = (
-    threadId: unknown,
+    threadId: string,
     context: unknown,
     response: unknown,
     request: ToolSearchRequest<LangChainTool>,
@@ -175,7 +180,7 @@ export function toolSearchMiddleware<TContext = unknown>(
     hook: (state: { messages: BaseMessage[] }, runtime: { configurable?: { thread_id?: unknown } }) => {
       const last = state.messages.at(-1);
       if (!ToolMessage.isInstance(last) || last.status === 'error') return undefined;
-      const key = pendingKey(runtime.configurable?.thread_id, last.tool_call_id);
+      const key = pendingKey(runThread(runtime.configurable?.thread_id), last.tool_call_id);
       if (!directAnswers.delete(key)) return undefined;
       return { jumpTo: 'end' as const };
     },
@@ -188,7 +193,7 @@ export function toolSearchMiddleware<TContext = unknown>(
     tools: search.metaTools,
     ...(endsOnDirectAnswers ? { beforeModel: endAfterDirectAnswer } : {}),
     wrapModelCall: async (request, handler) => {
-      const threadId = request.runtime.configurable?.thread_id;
+      const threadId = runThread(request.runtime.configurable?.thread_id);
       const step = await search.prepareStep({
         threadId,
         requestContext: request.runtime.context as TContext | undefined,
@@ -205,7 +210,7 @@ export function toolSearchMiddleware<TContext = unknown>(
     },
     wrapToolCall: async (request, handler) => {
       const { toolCall, runtime } = request;
-      const threadId = runtime.configurable?.thread_id;
+      const threadId = runThread(runtime.configurable?.thread_id);
       const key = toolCall.id ? pendingKey(threadId, toolCall.id) : undefined;
       const messages = (request.state.messages ?? []) as BaseMessage[];
       const madeBy = messageWithCall(messages, toolCall.id)?.id;
@@ -224,8 +229,9 @@ export function toolSearchMiddleware<TContext = unknown>(
           status: 'error',
         });
       }
-      // The entry is dropped once the call has an answer: a call whose tool threw keeps it, so
-      // that a retry (toolRetryMiddleware before this one) is judged by the same step.
+      // The entry is dropped once the call has an answer: a call that threw past this middleware
+      // (arguments the schema refused, an interrupt) keeps it, so that a retry
+      // (toolRetryMiddleware before this one) or a resumed run is judged by the same step.
       const found = key === undefined ? undefined : pending.get(key);
       // Planned for this model call only: the same AI message (when both have an id), in a run of
       // the same context (that run, or its resumption). A call of the same id from another run
@@ -257,7 +263,24 @@ export function toolSearchMiddleware<TContext = unknown>(
         toolCall,
         async (tool) => {
           executed = true;
-          const result = await handler(tool ? { ...request, tool } : request);
+          let result: Awaited<ReturnType<typeof handler>>;
+          try {
+            result = await handler(tool ? { ...request, tool } : request);
+          } catch (error) {
+            // As LangChain's tool node answers a tool's exception when no middleware wraps tool
+            // calls: the model gets an error message and goes on. What LangChain itself decides
+            // goes on to it: arguments the tool's schema refused (it writes their message), an
+            // error a middleware after this one threw of its own (fatal there), an interrupt. A
+            // middleware before this one sees the answer, not the exception.
+            if (
+              endsTheRun(error) ||
+              ToolInvocationError.isInstance(error) ||
+              MiddlewareError.isInstance(error)
+            ) {
+              throw error;
+            }
+            return toolErrorMessage(error, toolCall);
+          }
           // A tool message, or a Command whose update holds it: the hook ends the run when the
           // step's last message is a successful answer to this call.
           if (endsOnDirectAnswers && key !== undefined && returnsDirect(tool)) {
