@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
 import { abortable } from './abortable';
-import { buildCatalog, type Catalog, createRequestCatalogCache, isValidToolName } from './catalog';
+import {
+  buildCatalog,
+  type Catalog,
+  createRequestCatalogCache,
+  isValidToolName,
+  mayNameTool,
+} from './catalog';
 import { clockOption, failAfter, settleWithin, timeoutOption } from './clock';
 import {
   activatedNames,
@@ -736,6 +742,11 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
     }
     const alwaysOnNames = new Set(alwaysOn.map((item) => item.name));
     const alwaysOnByName = new Map(alwaysOn.map((item) => [item.name, item]));
+    /** No longer name finds a tool: load_tool answers it "not found" at once, without a search for suggestions. */
+    const longestName = alwaysOn.reduce(
+      (longest, item) => Math.max(longest, item.name.length),
+      Math.max(staticCatalog.longestName, requestCatalog?.longestName ?? 0),
+    );
     /**
      * A catalog tool named like one of the agent's own tools, and not that tool: the agent's
      * tool is the one sent and run under the name, so search never offers the other (its
@@ -1228,12 +1239,15 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
 
       const notFound: string[] = [];
       const canonical: string[] = [];
-      const found = parsed.names.map((name) => ({
-        name,
-        entry: lookupForLoad(name),
-        // One of the agent's own tools: already available (reported as already loaded).
-        own: alwaysOn.find((item) => item.name === name),
-      }));
+      const found = parsed.names.map((name) => {
+        const known = mayNameTool(name, longestName);
+        return {
+          name,
+          entry: known ? lookupForLoad(name) : undefined,
+          // One of the agent's own tools: already available (reported as already loaded).
+          own: known ? alwaysOnByName.get(name) : undefined,
+        };
+      });
       const checks = await Promise.all(
         found.map(({ name, entry, own }) => {
           if (own) return allowed(name, own.entry?.tool, 'active');
@@ -1267,6 +1281,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
 
       const suggestions: string[] = [];
       for (const name of notFound.slice(0, 3)) {
+        if (!mayNameTool(name, longestName)) continue;
         for (const suggestion of await suggestionsFor(name))
           if (!suggestions.includes(suggestion)) suggestions.push(suggestion);
       }
