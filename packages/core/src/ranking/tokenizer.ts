@@ -296,8 +296,20 @@ export function forEachWord(text: string, sink: WordSink): void {
   for (const word of tokenizeUnicode(text)) sink.word(word, 0, word.length, hashWord(word));
 }
 
+/**
+ * The last text of {@link tokenizeUnicode} and its words: a search tokenises its request three
+ * times (the name matcher, the scorer, the clause splitter), and a script without spaces costs
+ * the platform's word segmenter each time.
+ */
+let lastUnicode: { readonly text: string; readonly words: readonly string[] } | undefined;
+
 /** The general path of {@link tokenize}, for any text (exported for tests). */
 export function tokenizeUnicode(text: string): string[] {
+  if (lastUnicode?.text !== text) lastUnicode = { text, words: tokenizeUnicodeText(text) };
+  return [...lastUnicode.words];
+}
+
+function tokenizeUnicodeText(text: string): string[] {
   const out: string[] = [];
   let cleaned = capMarkRuns(text).normalize('NFC');
   // Most texts have neither: no replace (a pass over the text and a copy of it) without.
