@@ -903,6 +903,13 @@ describe('tool names', () => {
     expect(queries).toEqual([long.slice(1)]);
   });
 
+  it('in a small catalog, still suggests a tool whose name a longer unknown name contains', async () => {
+    // Models prefix names with a namespace ("functions.", "default_api."), as Mastra's suggestions expect.
+    const { engine } = harness({ catalog: [entry('getWeather'), entry('send_email')] });
+    const output = await engine.startRequest().loadTool({ toolName: 'functions.getWeather' });
+    expect(output).toMatchObject({ success: false, suggestions: ['getWeather'] });
+  });
+
   it('finds a name whose other case or normalisation form is longer than the name itself', async () => {
     // 'İ' lowercases to 'i' + a combining dot (one character more); a decomposed 'é' is two.
     const turkish = harness({ catalog: [entry('İzmir_weather')] }).engine.startRequest({ threadId: 't' });

@@ -1202,9 +1202,9 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
     /**
      * "Did you mean": a full comparison with every name of a catalog of at most
      * FULL_SCAN_SUGGESTIONS tools; in a larger one, with the names the ranker finds for
-     * the unknown name (so the cost does not grow with the catalog). Only names that
-     * pass both the 'search' and the 'load' filter are suggested (as in catalogInstructions):
-     * a suggestion must not reveal a tool the search hides.
+     * the unknown name (so the cost does not grow with the catalog), unless no tool has a
+     * name that long. Only names that pass both the 'search' and the 'load' filter are
+     * suggested (as in catalogInstructions): a suggestion must not reveal a tool the search hides.
      */
     async function suggestionsFor(name: string): Promise<string[]> {
       const lists: ScoredName[][] = [];
@@ -1214,6 +1214,8 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
           lists.push(catalog.suggester().suggest(name, 10));
           continue;
         }
+        // A name longer than every tool's is not searched for (a search costs its length).
+        if (!mayNameTool(name, longestName)) continue;
         try {
           const found = await searchRanker(catalog.ranker(), name, { topK: 50 });
           lists.push(createNameSuggester(found.map((result) => result.name)).suggest(name, 10));
@@ -1281,7 +1283,6 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
 
       const suggestions: string[] = [];
       for (const name of notFound.slice(0, 3)) {
-        if (!mayNameTool(name, longestName)) continue;
         for (const suggestion of await suggestionsFor(name))
           if (!suggestions.includes(suggestion)) suggestions.push(suggestion);
       }
