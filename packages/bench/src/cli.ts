@@ -86,11 +86,13 @@ const written = await writeReport(results, {
 });
 console.log(consoleSummary(results, written));
 
-/** A saved run as this version reports it: runs saved before the real-request rows have none. */
+/** A saved run as this version reports it: runs saved before the real-request or worst-case rows have none. */
 function savedResults(saved: BenchResults): BenchResults {
   return {
     ...saved,
     speed: saved.speed.map((row) => ({ ...row, requests: row.requests ?? 'generated' })),
     realRequestSpeed: saved.realRequestSpeed ?? [],
+    worstCase: saved.worstCase ?? [],
+    config: { ...saved.config, worstCase: saved.config.worstCase ?? null },
   };
 }

@@ -33,6 +33,7 @@ export function fullConfig(
       measureMemory: true,
     },
     steps: { size: 1_000, iterations: 2_000, warmup: 200, slowIterations: 40, redis: hasRedisServer() },
+    worstCase: { size: 10_000, queries: 300, runs: 5, nameLength: 9_000, seed: 1 },
   };
 }
 
@@ -70,6 +71,7 @@ export function quickConfig(options: { parallel?: number; redis?: boolean } = {}
       slowIterations: 5,
       redis: options.redis ?? hasRedisServer(),
     },
+    worstCase: { size: 2_100, queries: 100, runs: 3, nameLength: 9_000, seed: 1 },
   };
 }
 
@@ -92,5 +94,6 @@ export function ownConfig(options: {
     tokenSizes: [],
     speed: null,
     steps: null,
+    worstCase: null,
   };
 }

@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { WORST_CASE_PIECES } from '@tool-search/core/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ownSource } from './datasets';
 import { buildCharts } from './report/charts';
@@ -36,6 +37,7 @@ const tiny: BenchConfig = {
     measureMemory: true,
   },
   steps: { size: 40, iterations: 5, warmup: 1, slowIterations: 2, redis: false },
+  worstCase: { size: 2_100, queries: 10, runs: 1, nameLength: 9_000, seed: 1 },
 };
 
 describe('pnpm bench, every suite on tiny data', () => {
@@ -144,6 +146,23 @@ describe('pnpm bench, every suite on tiny data', () => {
     }
   });
 
+  it('times the worst-case inputs next to typical requests, per entry point', () => {
+    expect(results.worstCase.map((row) => row.entry)).toEqual([
+      'tokenize',
+      'splitClauses',
+      'createToolIndex().search',
+      'search_tools',
+      'load_tool',
+    ]);
+    for (const row of results.worstCase) {
+      expect(row).toMatchObject({ tools: 2_100, inputs: WORST_CASE_PIECES.length });
+      expect(row.typicalMs).toBeGreaterThan(0);
+      expect(row.worstMs).toBeGreaterThan(0);
+      expect(row.worstInput).toMatch(/ × /);
+    }
+    expect(results.worstCase.at(-1)!.inputLength).toBe(9_000);
+  });
+
   it('writes the report with every section and a chart per figure', async () => {
     const charts = buildCharts(results);
     expect(charts.map((chart) => chart.file)).toEqual([
@@ -168,6 +187,7 @@ describe('pnpm bench, every suite on tiny data', () => {
       '## Choosing `topK` and `minScore`',
       '## Speed and memory',
       '## Time one agent step adds',
+      '## Worst-case input',
       '## Tokens per step',
       '## Where a peer wins',
       '## Reproduce',

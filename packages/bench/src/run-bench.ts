@@ -9,6 +9,7 @@ import { runSpeedSuite, type SpeedPlan } from './suites/speed';
 import type { SpeedRow } from './suites/speed-job';
 import { runStepSuite, type StepPlan, type StepRow } from './suites/steps';
 import { runTokenSuite, type TokenRow } from './suites/tokens';
+import { runWorstCaseSuite, type WorstCasePlan, type WorstCaseRow } from './suites/worst-case';
 import { availableSystems, type SearchSystem, type SystemId } from './systems';
 
 export type BenchMode = 'full' | 'quick' | 'own';
@@ -31,6 +32,8 @@ export interface BenchConfig {
   readonly speed: (SpeedPlan & { readonly isolate: boolean; readonly systems?: readonly SystemId[] }) | null;
   /** Per-step overhead of the adapters (null: skipped). */
   readonly steps: StepPlan | null;
+  /** Worst-case inputs next to typical requests, per entry point of ours (null: skipped). */
+  readonly worstCase: WorstCasePlan | null;
 }
 
 export interface BenchResults {
@@ -59,6 +62,7 @@ export interface BenchResults {
       measureMemory: boolean;
     } | null;
     readonly steps: StepPlan | null;
+    readonly worstCase: WorstCasePlan | null;
     readonly chooseMaxQueries: number | undefined;
   };
   readonly quality: QualitySuiteResult;
@@ -72,12 +76,14 @@ export interface BenchResults {
   /** The same measurement with the eval sets' tools and requests (`requests: 'real'`). */
   readonly realRequestSpeed: readonly SpeedRow[];
   readonly steps: readonly StepRow[];
+  readonly worstCase: readonly WorstCaseRow[];
 }
 
 /**
  * Runs the suites of `config`. Quality runs on worker threads; meanwhile this thread counts
- * tokens and runs the topK × minScore grid (neither is timed). Speed and the adapter steps run
- * afterwards, alone, so their timings share the machine with nothing else of ours.
+ * tokens and runs the topK × minScore grid (neither is timed). Speed, the adapter steps and the
+ * worst-case inputs run afterwards, alone, so their timings share the machine with nothing else
+ * of ours.
  */
 export async function runBench(config: BenchConfig, progress?: Progress): Promise<BenchResults> {
   const started = performance.now();
@@ -161,6 +167,12 @@ export async function runBench(config: BenchConfig, progress?: Progress): Promis
   const steps = stepPlan
     ? await timed('steps', () => runStepSuite({ plan: stepPlan, ...(progress ? { progress } : {}) }))
     : [];
+  const worstCasePlan = config.worstCase;
+  const worstCase = worstCasePlan
+    ? await timed('worst-case input', () =>
+        runWorstCaseSuite({ plan: worstCasePlan, ...(progress ? { progress } : {}) }),
+      )
+    : [];
   load.end = currentLoad();
   sample();
   return {
@@ -194,6 +206,7 @@ export async function runBench(config: BenchConfig, progress?: Progress): Promis
           }
         : null,
       steps: stepPlan,
+      worstCase: worstCasePlan,
       chooseMaxQueries: config.choose.maxQueries,
     },
     quality,
@@ -202,6 +215,7 @@ export async function runBench(config: BenchConfig, progress?: Progress): Promis
     speed,
     realRequestSpeed,
     steps,
+    worstCase,
   };
 }
 

@@ -1,6 +1,13 @@
+import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { catalogOrderRanker, entry } from './__fixtures__/engine-fixtures';
-import { buildCatalog, createRequestCatalogCache, isValidToolName, type RejectedToolReason } from './catalog';
+import {
+  buildCatalog,
+  createRequestCatalogCache,
+  isValidToolName,
+  mayNameTool,
+  type RejectedToolReason,
+} from './catalog';
 import type { CatalogEntry } from './types';
 
 describe('buildCatalog', () => {
@@ -161,5 +168,68 @@ describe('createRequestCatalogCache', () => {
     expect(cached(odd.map((item) => ({ ...item })))).toBe(catalog);
     expect(cached([tool] as CatalogEntry<unknown>[]).size).toBe(1);
     expect(build).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('mayNameTool', () => {
+  const catalogOf = (names: readonly string[]) =>
+    buildCatalog(
+      names.map((name) => entry(name)),
+      { mode: 'lenient', rankerFactory: catalogOrderRanker },
+    );
+
+  it('knows the longest name a catalog can be found by: names, aliases and their folded forms', () => {
+    expect(catalogOf(['ab', 'abcd']).longestName).toBe(4);
+    expect(catalogOf(['İİİ']).longestName).toBe(6); // each İ lowercases to i + a combining dot
+    const aliased = buildCatalog([entry('a', { aliases: ['a_longer_alias'] })], {
+      mode: 'strict',
+      rankerFactory: catalogOrderRanker,
+    });
+    expect(aliased.longestName).toBe('a_longer_alias'.length);
+  });
+
+  it('never turns away a name that finds a tool in another case or normalisation form', () => {
+    // Pieces whose forms differ in length: decomposed accents, Hangul jamo, ᾂ (four characters decomposed), İ, ß, Σ.
+    const piece = fc.constantFrom(
+      'a',
+      'É',
+      'e\u0301',
+      'İ',
+      'ß',
+      'ᾂ',
+      '\u1100\u1161\u11a8',
+      '가',
+      'Σ',
+      'ς',
+      '_',
+      '😀',
+    );
+    const form = fc.constantFrom<(text: string) => string>(
+      (text) => text,
+      (text) => text.toUpperCase(),
+      (text) => text.toLowerCase(),
+      (text) => text.normalize('NFD'),
+      (text) => text.normalize('NFC'),
+      (text) => text.toUpperCase().normalize('NFD'),
+      (text) => text.toLowerCase().normalize('NFD'),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 1, maxLength: 12 }), form, form, (pieces, named, typed) => {
+        const name = named(pieces.join(''));
+        const catalog = catalogOf([name]);
+        const asked = typed(name);
+        if (catalog.byName(asked) !== undefined || catalog.byFoldedName(asked) !== undefined) {
+          expect(mayNameTool(asked, catalog.longestName)).toBe(true);
+        }
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('turns away a longer name without folding it', () => {
+    expect(mayNameTool('abcd', 4)).toBe(true);
+    expect(mayNameTool('abcde', 4)).toBe(false);
+    expect(mayNameTool('e\u0301e\u0301', 2)).toBe(true);
+    expect(mayNameTool('x'.repeat(17), 4)).toBe(false);
   });
 });

@@ -24,6 +24,8 @@ export interface Catalog<TTool = unknown> {
   hasFoldedName(name: string): boolean;
   /** Canonical names (for suggestions). */
   names(): Iterable<string>;
+  /** The length of the longest name or alias, as given or folded (the longest a name that finds a tool can be). */
+  readonly longestName: number;
   /** The ranker over this catalog, built on first use. */
   ranker(): Ranker;
   /** "Did you mean" over the canonical names, prepared on first use. */
@@ -63,6 +65,18 @@ export function isWellFormedText(text: string): boolean {
  */
 function foldName(name: string): string {
   return name.toLowerCase().normalize('NFC');
+}
+
+/**
+ * Whether `name` may find a tool by {@link Catalog.byName}, `byAlias` or `byFoldedName` of
+ * catalogs whose `longestName` is at most `longest`. A longer name is folded only when it could
+ * fold to that length: folding never shortens a text below a quarter of its length (lowercasing
+ * never shortens, and composition joins at most four characters into one, as `ᾂ`), so a name
+ * typed by a model costs no more than `4 × longest` characters of folding, however long.
+ */
+export function mayNameTool(name: string, longest: number): boolean {
+  if (name.length <= longest) return true;
+  return name.length <= 4 * longest && foldName(name).length <= longest;
 }
 
 /**
@@ -213,10 +227,13 @@ export function buildCatalog<TTool>(
   }
 
   const folded = new Map<string, CatalogEntry<TTool> | null>();
+  let longestName = 0;
   for (const [name, entry] of byName) {
     const key = foldName(name);
     folded.set(key, folded.has(key) ? null : entry);
+    longestName = Math.max(longestName, name.length, key.length);
   }
+  for (const alias of byAlias.keys()) longestName = Math.max(longestName, alias.length);
 
   let ranker: Ranker | undefined;
   let suggester: NameSuggester | undefined;
@@ -228,6 +245,7 @@ export function buildCatalog<TTool>(
     byFoldedName: (name) => folded.get(foldName(name)) ?? undefined,
     hasFoldedName: (name) => folded.has(foldName(name)),
     names: () => byName.keys(),
+    longestName,
     ranker() {
       if (!ranker) {
         const descriptors: ToolDescriptor[] = entries.map((entry) => {

@@ -832,6 +832,19 @@ describe('tool names', () => {
     expect(await request.loadTool({ toolName: 'refund_payment' })).toMatchObject({ success: true });
   });
 
+  /** The catalog-order ranker, recording each query it is asked. */
+  const recordingRanker =
+    (queries: string[]): RankerFactory =>
+    (tools) => {
+      const ranker = catalogOrderRanker(tools);
+      return {
+        search(query, options) {
+          queries.push(query);
+          return ranker.search(query, options);
+        },
+      };
+    };
+
   it('in a large catalog, draws suggestions from the ranker instead of comparing every name', async () => {
     const catalog = [
       entry('getWeather'),
@@ -840,19 +853,75 @@ describe('tool names', () => {
     const queries: string[] = [];
     const { engine } = harness({
       catalog,
-      ranker: (tools) => {
-        const ranker = catalogOrderRanker(tools);
-        return {
-          search(query, options) {
-            queries.push(query);
-            return ranker.search(query, options);
-          },
-        };
-      },
+      ranker: recordingRanker(queries),
     });
     const output = await engine.startRequest().loadTool({ toolName: 'getWether' });
     expect(queries).toEqual(['getWether']);
     expect(output.suggestions?.[0]).toBe('getWeather');
+  });
+
+  it('answers a name longer than any name of the catalog "not found" at once, without a search', async () => {
+    const catalog = [
+      entry('getWeather', { aliases: ['weather_now_in_a_city'] }),
+      ...Array.from({ length: 2_500 }, (_, index) => entry(`tool_${index}`)),
+    ];
+    const queries: string[] = [];
+    const { engine } = harness({
+      catalog,
+      ranker: recordingRanker(queries),
+    });
+    const request = engine.startRequest({
+      threadId: 't',
+      alwaysOn: ['an_own_tool_with_a_name_longer_than_every_catalog_name'],
+      requestTools: [entry('a_request_tool_with_a_longer_name_still_than_the_own_one')],
+    });
+    // The longest name here is the request tool's (56 characters): one more is not looked up.
+    const long = `x${'y'.repeat(56)}`;
+    for (const name of [long, 'a'.padEnd(100_000, ' ').concat('b')]) {
+      expect(await request.loadTool({ toolName: name })).toEqual({
+        success: false,
+        message: `Tool "${name.length > 100 ? `${name.slice(0, 99)}…` : name}" not found. Use search_tools to find available tools.`,
+        toolName: name.length > 100 ? `${name.slice(0, 99)}…` : name,
+        notFound: [name.length > 100 ? `${name.slice(0, 99)}…` : name],
+      });
+    }
+    expect(queries).toEqual([]);
+    // Names up to that length are still found, or still searched for suggestions.
+    expect(
+      await request.loadTool({ toolName: 'a_request_tool_with_a_longer_name_still_than_the_own_one' }),
+    ).toMatchObject({
+      success: true,
+    });
+    expect(
+      await request.loadTool({ toolName: 'an_own_tool_with_a_name_longer_than_every_catalog_name' }),
+    ).toMatchObject({
+      success: true,
+      alreadyLoaded: ['an_own_tool_with_a_name_longer_than_every_catalog_name'],
+    });
+    expect(await request.loadTool({ toolName: 'weather_now_in_a_city' })).toMatchObject({ success: true });
+    await request.loadTool({ toolName: long.slice(1) });
+    expect(queries).toEqual([long.slice(1)]);
+  });
+
+  it('in a small catalog, still suggests a tool whose name a longer unknown name contains', async () => {
+    // Models prefix names with a namespace ("functions.", "default_api."), as Mastra's suggestions expect.
+    const { engine } = harness({ catalog: [entry('getWeather'), entry('send_email')] });
+    const output = await engine.startRequest().loadTool({ toolName: 'functions.getWeather' });
+    expect(output).toMatchObject({ success: false, suggestions: ['getWeather'] });
+  });
+
+  it('finds a name whose other case or normalisation form is longer than the name itself', async () => {
+    // 'İ' lowercases to 'i' + a combining dot (one character more); a decomposed 'é' is two.
+    const turkish = harness({ catalog: [entry('İzmir_weather')] }).engine.startRequest({ threadId: 't' });
+    expect(await turkish.loadTool({ toolName: 'i\u0307zmir_weather' })).toMatchObject({
+      success: true,
+      toolName: 'İzmir_weather',
+    });
+    const french = harness({ catalog: [entry('caf\u00e9s')] }).engine.startRequest({ threadId: 't' });
+    expect(await french.loadTool({ toolName: 'CAFE\u0301S' })).toMatchObject({
+      success: true,
+      toolName: 'caf\u00e9s',
+    });
   });
 
   it('accepts a name typed in another case when only one tool has it', async () => {

@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
 import { abortable } from './abortable';
-import { buildCatalog, type Catalog, createRequestCatalogCache, isValidToolName } from './catalog';
+import {
+  buildCatalog,
+  type Catalog,
+  createRequestCatalogCache,
+  isValidToolName,
+  mayNameTool,
+} from './catalog';
 import { clockOption, failAfter, settleWithin, timeoutOption } from './clock';
 import {
   activatedNames,
@@ -738,6 +744,11 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
     }
     const alwaysOnNames = new Set(alwaysOn.map((item) => item.name));
     const alwaysOnByName = new Map(alwaysOn.map((item) => [item.name, item]));
+    /** No longer name finds a tool: load_tool answers it "not found" at once, without a search for suggestions. */
+    const longestName = alwaysOn.reduce(
+      (longest, item) => Math.max(longest, item.name.length),
+      Math.max(staticCatalog.longestName, requestCatalog?.longestName ?? 0),
+    );
     /**
      * A catalog tool named like one of the agent's own tools, and not that tool: the agent's
      * tool is the one sent and run under the name, so search never offers the other (its
@@ -1193,9 +1204,9 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
     /**
      * "Did you mean": a full comparison with every name of a catalog of at most
      * FULL_SCAN_SUGGESTIONS tools; in a larger one, with the names the ranker finds for
-     * the unknown name (so the cost does not grow with the catalog). Only names that
-     * pass both the 'search' and the 'load' filter are suggested (as in catalogInstructions):
-     * a suggestion must not reveal a tool the search hides.
+     * the unknown name (so the cost does not grow with the catalog), unless no tool has a
+     * name that long. Only names that pass both the 'search' and the 'load' filter are
+     * suggested (as in catalogInstructions): a suggestion must not reveal a tool the search hides.
      */
     async function suggestionsFor(name: string): Promise<string[]> {
       const lists: ScoredName[][] = [];
@@ -1205,6 +1216,8 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
           lists.push(catalog.suggester().suggest(name, 10));
           continue;
         }
+        // A name longer than every tool's is not searched for (a search costs its length).
+        if (!mayNameTool(name, longestName)) continue;
         try {
           const found = await searchRanker(catalog.ranker(), name, { topK: 50 });
           lists.push(createNameSuggester(found.map((result) => result.name)).suggest(name, 10));
@@ -1230,12 +1243,15 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
 
       const notFound: string[] = [];
       const canonical: string[] = [];
-      const found = parsed.names.map((name) => ({
-        name,
-        entry: lookupForLoad(name),
-        // One of the agent's own tools: already available (reported as already loaded).
-        own: alwaysOn.find((item) => item.name === name),
-      }));
+      const found = parsed.names.map((name) => {
+        const known = mayNameTool(name, longestName);
+        return {
+          name,
+          entry: known ? lookupForLoad(name) : undefined,
+          // One of the agent's own tools: already available (reported as already loaded).
+          own: known ? alwaysOnByName.get(name) : undefined,
+        };
+      });
       const checks = await Promise.all(
         found.map(({ name, entry, own }) => {
           if (own) return allowed(name, own.entry?.tool, 'active');

@@ -1,7 +1,8 @@
 /**
  * Test helpers for tool-search and for anyone writing a store or an adapter:
- * a fake clock, sample tools, toy concept vectors for hybrid ranking, a ranker that answers
- * when told to, and the store contract suite (needs vitest).
+ * a fake clock, sample tools (and many of them), toy concept vectors for hybrid ranking, a
+ * ranker that answers when told to, the store contract suite (needs vitest), and the worst-case
+ * inputs for text code (to check that a ranker of one's own answers them in linear time).
  */
 export type { FakeClock } from './clock';
 export { createFakeClock } from './clock';
@@ -13,3 +14,10 @@ export type { StoreContractContext, StoreContractOptions } from './testing/store
 export { describeStoreContract, oddIds } from './testing/store-contract';
 export type { VectorStoreContractOptions } from './testing/vector-store-contract';
 export { describeVectorStoreContract } from './testing/vector-store-contract';
+export type { WorstCaseInput } from './testing/worst-case-inputs';
+export {
+  manySampleTools,
+  repeatedInput,
+  WORST_CASE_PIECES,
+  worstCaseInputs,
+} from './testing/worst-case-inputs';

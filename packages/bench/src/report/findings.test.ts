@@ -79,6 +79,7 @@ function results(): BenchResults {
       scanMaxQueries: undefined,
       speed: null,
       steps: null,
+      worstCase: null,
       chooseMaxQueries: undefined,
     },
     quality: {
@@ -112,6 +113,7 @@ function results(): BenchResults {
       speed('bm25', 700, 0.4, 'real'),
     ],
     steps: [],
+    worstCase: [],
   };
 }
 

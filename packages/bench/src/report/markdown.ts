@@ -1,6 +1,7 @@
 import { formatQualityTable } from '../quality/format';
 import type { BenchResults } from '../run-bench';
 import type { SpeedRow } from '../suites/speed-job';
+import type { WorstCaseRow } from '../suites/worst-case';
 import type { Chart } from './charts';
 import { headlines, peerWins } from './findings';
 import { bytes, duration, integer, metric, ms, percent, ratio, table } from './format';
@@ -319,6 +320,56 @@ function stepSection(results: BenchResults, charts: Map<string, Chart>, chartDir
   ];
 }
 
+/** Slowest worst-case input within this multiple of a typical request: the goal of linear-time text paths. */
+export const WORST_CASE_GOAL = 10;
+
+/** The slowest worst-case input's time per character, as a multiple of a typical request's. */
+export const perCharacter = (row: WorstCaseRow): number =>
+  row.worstMs / row.inputLength / (row.typicalMs / row.typicalLength);
+
+function worstCaseSection(results: BenchResults): string[] {
+  const plan = results.config.worstCase;
+  if (results.worstCase.length === 0 || plan === null) return [];
+  const rows = results.worstCase.map((row) => [
+    `\`${row.entry}\``,
+    `${ms(row.typicalMs)} (${integer(row.typicalLength)} characters)`,
+    `${ms(row.worstMs)} (${integer(row.inputLength)} characters)`,
+    ratio(row.worstMs / row.typicalMs),
+    ratio(perCharacter(row)),
+    `\`${row.worstInput.replace(/`/g, "'")}\``,
+  ]);
+  const beyond = results.worstCase.filter(
+    (row) => row.worstMs > WORST_CASE_GOAL * row.typicalMs && perCharacter(row) > WORST_CASE_GOAL,
+  );
+  return [
+    '## Worst-case input',
+    '',
+    `Each entry point of ours that reads model or user text, on a synthetic catalog of ${integer(plan.size)} tools (over 2,000: an unknown \`load_tool\` name\u2019s suggestions come from a search). ` +
+      `**Typical**: the median of ${integer(plan.queries)} generated requests (for \`load_tool\`, names of the catalog). ` +
+      `**Slowest worst case**: each of the ${results.worstCase[0]!.inputs} worst-case inputs of \`@tool-search/core/testing\` (runs of spaces, tabs, commas, punctuation, ", and , and \u2026", alternating combining marks, invisibles between marks, identifier glue, scripts without spaces) at the search_tools cap (for \`load_tool\`, as a ${integer(plan.nameLength)}-character name), the median of ${plan.runs} runs each, in rounds of every input once; the slowest is shown. ` +
+      'Before the text paths were made linear, a 1,000-character run of spaces took 0.3\u20130.8 s to search and a 9,000-character `load_tool` name 348 s. ' +
+      `The goal: the slowest within ${WORST_CASE_GOAL}\u00d7 a typical request, or, where the work is the text\u2019s alone (\`tokenize\`, \`splitClauses\`: a worst case is far longer than a request), within ${WORST_CASE_GOAL}\u00d7 per character.`,
+    '',
+    table(
+      [
+        'entry point',
+        'typical, median',
+        'slowest worst case',
+        '\u00d7 typical',
+        '\u00d7 typical per character',
+        'slowest input',
+      ],
+      rows,
+      'lrrrrl',
+    ),
+    '',
+    beyond.length === 0
+      ? `Every entry point is within the goal.`
+      : `Beyond the goal: ${beyond.map((row) => `\`${row.entry}\``).join(', ')}.`,
+    '',
+  ];
+}
+
 function tokenSection(results: BenchResults, charts: Map<string, Chart>, chartDir: string): string[] {
   if (results.tokens.length === 0) return [];
   const loaded = results.tokens[0]!.loadedCount;
@@ -400,6 +451,7 @@ export function renderMarkdown(results: BenchResults, charts: readonly Chart[], 
     ...chooseSection(results),
     ...speedSection(results, byFile, chartDir),
     ...stepSection(results, byFile, chartDir),
+    ...worstCaseSection(results),
     ...tokenSection(results, byFile, chartDir),
     '## Where a peer wins',
     '',

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createFuzzyMatcher, editDistance, maxEditsFor } from './fuzzy-matcher';
+import { createFuzzyMatcher, editDistance, MAX_FUZZY_LENGTH, maxEditsFor } from './fuzzy-matcher';
 
 describe('editDistance', () => {
   it('counts insertions, deletions, substitutions and adjacent transpositions', () => {
@@ -64,5 +64,26 @@ describe('createFuzzyMatcher', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('createFuzzyMatcher on long words', () => {
+  const letters = (length: number) =>
+    Array.from({ length }, (_, index) => String.fromCharCode(97 + ((index * 7) % 26))).join('');
+
+  it(`looks up words of up to ${MAX_FUZZY_LENGTH} letters, and finds what a longer vocabulary word could match`, () => {
+    const long = letters(MAX_FUZZY_LENGTH);
+    const vocabulary = [`${long}x`, `${long.slice(2)}`, letters(100_000), 'weather'];
+    const matcher = createFuzzyMatcher(vocabulary);
+    const start = performance.now();
+    expect(matcher.lookup(long, 2).map((match) => vocabulary[match.index])).toEqual([
+      `${long}x`,
+      long.slice(2),
+    ]);
+    expect(matcher.lookup(`${long}x`, 2)).toEqual([]);
+    expect(matcher.lookup(letters(100_000), 2)).toEqual([]);
+    expect(matcher.lookup('weathr', 2).map((match) => vocabulary[match.index])).toEqual(['weather']);
+    // A hang guard: a 100,000-letter word's deletions took minutes to index and to look up.
+    expect(performance.now() - start).toBeLessThan(1_000);
   });
 });

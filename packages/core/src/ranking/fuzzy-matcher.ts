@@ -92,9 +92,18 @@ export interface FuzzyMatcher {
 }
 
 const FUZZY_WORD = /^\p{L}{3,}$/u;
+/**
+ * Longer query words are not looked up (they are not typos of words, and their deletions grow
+ * quadratically with the length); the vocabulary keeps only the words that can be within two
+ * edits of one that is (a word's deletions cost time quadratic in its length too).
+ */
+export const MAX_FUZZY_LENGTH = 24;
+const MAX_VOCABULARY_LENGTH = MAX_FUZZY_LENGTH + 2;
+const fuzzyWord = (word: string, maximum: number): boolean => word.length <= maximum && FUZZY_WORD.test(word);
 
 /**
- * A matcher over `vocabulary` (words of three letters or more take part). The delete index
+ * A matcher over `vocabulary` (words of three to 26 letters take part; words of three to 24
+ * letters are looked up). The delete index
  * holds 32-bit hashes, not strings: each word under the hash of itself and of each one-letter
  * deletion, in an open-addressing multimap. A hash collision only adds a candidate, which the
  * distance check then drops. It is built on the first lookup, so a catalog that never sees a
@@ -105,7 +114,7 @@ export function createFuzzyMatcher(vocabulary: readonly string[]): FuzzyMatcher 
 
   const build = (): NonNullable<typeof built> => {
     let count = 0;
-    for (const word of vocabulary) if (FUZZY_WORD.test(word)) count += word.length + 1;
+    for (const word of vocabulary) if (fuzzyWord(word, MAX_VOCABULARY_LENGTH)) count += word.length + 1;
     let capacity = 16;
     while (capacity < count * 2) capacity *= 2;
     const mask = capacity - 1;
@@ -121,7 +130,7 @@ export function createFuzzyMatcher(vocabulary: readonly string[]): FuzzyMatcher 
       words[slot] = id;
     };
     vocabulary.forEach((word, id) => {
-      if (!FUZZY_WORD.test(word)) return;
+      if (!fuzzyWord(word, MAX_VOCABULARY_LENGTH)) return;
       for (let skip = -1; skip < word.length; skip++) add(hashWithout(word, skip), id);
     });
     return { mask, keys, words };
@@ -129,7 +138,7 @@ export function createFuzzyMatcher(vocabulary: readonly string[]): FuzzyMatcher 
 
   return {
     lookup(word: string, maximum: number): FuzzyMatch[] {
-      if (maximum <= 0 || !FUZZY_WORD.test(word)) return [];
+      if (maximum <= 0 || !fuzzyWord(word, MAX_FUZZY_LENGTH)) return [];
       built ??= build();
       const { mask, keys, words } = built;
       // The query word and its deletions (up to two letters), each looked up by hash.

@@ -3,7 +3,9 @@ import { mixHash, tokenize } from './tokenizer';
 
 /** A chunk written as an identifier: a separator between letters/digits, or a lower→upper case change. */
 const IDENTIFIER = /[\p{L}\p{N}][_.\-/:][\p{L}\p{N}]|\p{Ll}\p{Lu}/u;
-const EDGE_PUNCTUATION = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+/** {@link LETTER_OR_DIGIT} at one position (`lastIndex`) only. */
+const LETTER_OR_DIGIT_AT = /[\p{L}\p{N}]/uy;
 const HAS_LETTER = /\p{L}/u;
 /** A whole query longer than this is not a tool name. */
 const MAX_NAME_WORDS = 16;
@@ -68,6 +70,26 @@ function buildKeyTable(
   return table;
 }
 
+/**
+ * `chunk` without the punctuation at its ends (everything before its first letter or digit and
+ * after its last), in one pass: the expression `[^\p{L}\p{N}]+$` would scan a run of
+ * punctuation from each of its characters, in time quadratic in the run.
+ */
+export function trimToWord(chunk: string): string {
+  const start = chunk.search(LETTER_OR_DIGIT);
+  if (start === -1) return '';
+  let end = chunk.length;
+  for (;;) {
+    // The last character before `end`: a surrogate pair is one character.
+    const code = chunk.charCodeAt(end - 1);
+    const previous = end - 2 >= start ? chunk.charCodeAt(end - 2) : 0;
+    const width = code >= 0xdc00 && code <= 0xdfff && previous >= 0xd800 && previous <= 0xdbff ? 2 : 1;
+    LETTER_OR_DIGIT_AT.lastIndex = end - width;
+    if (LETTER_OR_DIGIT_AT.test(chunk)) return chunk.slice(start, end);
+    end -= width;
+  }
+}
+
 export interface NameMatcher {
   /** The tools a query names, in the order named (a whole query equal to a name first). */
   find(query: string): number[];
@@ -103,14 +125,18 @@ export function createNameMatcher(
     words.map((word) => queryStemmer.stemNameWord(word)).join(''),
   ];
 
-  const lookup = (words: readonly string[], found: number[]): void => {
+  // `found` in order, and as a set: a long query of many names must not scan the list per name.
+  const lookup = (words: readonly string[], found: number[], seen: Set<number>): void => {
     const wanted = keysOf(words);
     for (const hash of new Set([hashWords(words, undefined), hashWords(words, queryStemmer)])) {
       for (let slot = hash & mask; slots[slot] !== -1; slot = (slot + 1) & mask) {
         const document = slots[slot]!;
-        if (hashes[slot] !== hash || found.includes(document)) continue;
+        if (hashes[slot] !== hash || seen.has(document)) continue;
         const keys = keysOf(tokenize(names[document]!));
-        if (keys.some((key) => wanted.includes(key))) found.push(document);
+        if (keys.some((key) => wanted.includes(key))) {
+          found.push(document);
+          seen.add(document);
+        }
       }
     }
   };
@@ -118,12 +144,13 @@ export function createNameMatcher(
   return {
     find(query: string): number[] {
       const found: number[] = [];
+      const seen = new Set<number>();
       const words = tokenize(query);
       if (words.length === 0) return found;
-      if (words.length <= MAX_NAME_WORDS) lookup(words, found);
+      if (words.length <= MAX_NAME_WORDS) lookup(words, found, seen);
       for (const raw of query.split(/\s+/)) {
-        const chunk = raw.replace(EDGE_PUNCTUATION, '');
-        if (IDENTIFIER.test(chunk) && HAS_LETTER.test(chunk)) lookup(tokenize(chunk), found);
+        const chunk = trimToWord(raw);
+        if (IDENTIFIER.test(chunk) && HAS_LETTER.test(chunk)) lookup(tokenize(chunk), found, seen);
       }
       return found;
     },

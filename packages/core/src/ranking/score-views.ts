@@ -1,4 +1,10 @@
-import { compareWords, createFuzzyMatcher, type FuzzyMatcher, maxEditsFor } from './fuzzy-matcher';
+import {
+  compareWords,
+  createFuzzyMatcher,
+  type FuzzyMatcher,
+  MAX_FUZZY_LENGTH,
+  maxEditsFor,
+} from './fuzzy-matcher';
 import type { InvertedIndex } from './inverted-index';
 import { stem } from './stemmer';
 import { isStopword } from './stopwords';
@@ -11,8 +17,6 @@ const STOPWORD_WEIGHT = 0.1;
 const FUZZY_PENALTY = 0.5;
 /** At most this many catalog words (the closest) stand in for one unknown query word. */
 const MAX_FUZZY_VARIANTS = 3;
-/** Longer words are not fuzzy-matched (they are not typos of words, and deletions grow quadratically). */
-const MAX_FUZZY_LENGTH = 24;
 /** A word matched through its meaning counts this much × the cosine of the two words' vectors. */
 const NEIGHBOUR_WEIGHT = 0.75;
 /**

@@ -1,6 +1,76 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_REQUEST_PARTS, requestParts, splitClauses } from './split-clauses';
+import { clauseBoundaries, isSpace, MAX_REQUEST_PARTS, requestParts, splitClauses } from './split-clauses';
+
+/**
+ * The expression the splitter used before its scanner, kept as the reference the scanner must
+ * agree with (on short texts: on a long run of spaces it backtracks in cubic time).
+ */
+const REFERENCE_BOUNDARY = new RegExp(
+  // eslint-disable-next-line regexp/no-super-linear-backtracking, regexp/no-super-linear-move -- the old expression, kept as the reference
+  /(?:[.!?;:](?=\s|$)|[。！？；\n])+|\s*,?\s+(?:and then|and also|and|then|also|as well as|plus|after that|afterwards|additionally|furthermore|moreover|besides)\s+|[，、]/
+    .source,
+  'giu',
+);
+const referenceBoundaries = (text: string) =>
+  [...text.matchAll(REFERENCE_BOUNDARY)].map((match) => ({
+    start: match.index,
+    end: match.index + match[0].length,
+  }));
+
+/** Text made of the characters and words that the boundaries are made of. */
+const ordinaryText = fc
+  .array(
+    fc.constantFrom(
+      ' ',
+      '  ',
+      '\t',
+      '\n',
+      '\u00a0',
+      '\u3000',
+      ',',
+      ', ',
+      ' , ',
+      '.',
+      '. ',
+      '3.5',
+      '!',
+      '?',
+      ';',
+      ':',
+      '。',
+      '！',
+      '，',
+      '、',
+      'and',
+      'AND',
+      'And',
+      'and then',
+      'and also',
+      'then',
+      'also',
+      'as well as',
+      'plus',
+      'after that',
+      'afterwards',
+      'additionally',
+      'furthermore',
+      'moreover',
+      'besides',
+      'alſo',
+      'thenceforth',
+      'band',
+      'weather',
+      'email',
+      'Rome',
+      'math.factorial',
+      'v1.2',
+      '中文',
+      '😀',
+    ),
+    { maxLength: 24 },
+  )
+  .map((pieces) => pieces.join(''));
 
 describe('splitClauses', () => {
   it('splits a request at sentences and at joining words', () => {
@@ -56,6 +126,38 @@ describe('splitClauses', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('clauseBoundaries', () => {
+  it('finds the boundaries the old expression found, on ordinary and on random text', () => {
+    fc.assert(
+      fc.property(ordinaryText, (text) => {
+        expect(clauseBoundaries(text)).toEqual(referenceBoundaries(text));
+      }),
+      { numRuns: 3_000 },
+    );
+    fc.assert(
+      fc.property(fc.string({ maxLength: 40, unit: 'grapheme' }), (text) => {
+        expect(clauseBoundaries(text)).toEqual(referenceBoundaries(text));
+      }),
+      { numRuns: 1_000 },
+    );
+  });
+
+  it('sees white space as \\s does', () => {
+    for (let code = 0; code <= 0xffff; code++) {
+      if (isSpace(code) !== /\s/u.test(String.fromCharCode(code))) expect.fail(`U+${code.toString(16)}`);
+    }
+  });
+
+  it('scans a run of spaces once, however long', () => {
+    const text = `a${' '.repeat(100_000)}and then b`;
+    expect(clauseBoundaries(text)).toEqual([{ start: 1, end: 100_010 }]);
+    expect(splitClauses(`find the weather in Rome${' '.repeat(50_000)}and send an email to Ann`)).toEqual([
+      'find the weather in Rome',
+      'send an email to Ann',
+    ]);
   });
 });
 

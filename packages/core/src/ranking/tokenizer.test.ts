@@ -1,8 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  capMarkRuns,
   forEachWord,
   hashWord,
+  MAX_MARKS_IN_A_ROW,
   normalizeText,
   splitIdentifier,
   tokenize,
@@ -201,5 +203,29 @@ describe('forEachWord', () => {
       for (const entry of words) expect(entry.hash).toBe(hashWord(entry.word));
     }
     expect(wordsOf(42 as never)).toEqual([]);
+  });
+});
+
+describe('capMarkRuns', () => {
+  it('keeps text whose runs of combining marks are at most 30 long', () => {
+    for (const text of ['café', 'ệ', 'नमस्ते', 'ﾊﾞ', `a${'\u0301'.repeat(MAX_MARKS_IN_A_ROW)}`]) {
+      expect(capMarkRuns(text)).toBe(text);
+    }
+  });
+
+  it('cuts each longer run to its first 30 marks', () => {
+    const marks = '\u0301\u0316'.repeat(20);
+    expect(capMarkRuns(`a${marks}b${marks}`)).toBe(`a${marks.slice(0, 30)}b${marks.slice(0, 30)}`);
+    expect(capMarkRuns(`x${'\uff9e'.repeat(40)}`)).toBe(`x${'\uff9e'.repeat(30)}`);
+  });
+
+  it('lets tokenize and normalizeText read 100 kB of alternating marks at once (a hang guard: they took seconds)', () => {
+    const zalgo = `weather${'\u0301\u0316'.repeat(25_000)} forecast${'\u0301\u200d\u0316'.repeat(16_000)}`;
+    const start = performance.now();
+    expect(tokenize(zalgo)).toEqual(['weather', 'forecast']);
+    expect(tokenizeUnicode(zalgo)).toEqual(['weather', 'forecast']);
+    const folded = normalizeText(zalgo);
+    expect(normalizeText(folded)).toBe(folded);
+    expect(performance.now() - start).toBeLessThan(1_000);
   });
 });

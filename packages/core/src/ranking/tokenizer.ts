@@ -74,14 +74,34 @@ const SEGMENTED_SCRIPT = /[\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Scrip
 const CJK_RUNS = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc]+)/u;
 
 /**
+ * Combining marks in a row kept before normalising (Unicode's stream-safe limit, UAX #15), and
+ * the halfwidth kana voicing marks that decompose to combining marks. The platform's
+ * normalisation sorts a run of marks in time quadratic in its length (a hundred thousand
+ * marks: seconds); no writing system puts more than a few on one letter.
+ */
+export const MAX_MARKS_IN_A_ROW = 30;
+const LONG_MARK_RUN = /[\p{M}\uff9e\uff9f]{31}/u;
+const MARKS_PAST_LIMIT = /(?<=[\p{M}\uff9e\uff9f]{30})[\p{M}\uff9e\uff9f]+/gu;
+
+/** `text` with each run of combining marks cut to its first {@link MAX_MARKS_IN_A_ROW}. */
+export function capMarkRuns(text: string): string {
+  return LONG_MARK_RUN.test(text) ? text.replace(MARKS_PAST_LIMIT, '') : text;
+}
+
+/**
  * Lowercases and folds a text: compatibility forms unified, accents removed, Latin letters
  * without a decomposition folded (`ł` → `l`, `ß` → `ss`, `ı` → `i`), invisible format
- * characters dropped. Idempotent: `normalizeText(normalizeText(x)) === normalizeText(x)`.
+ * characters dropped, a run of more than 30 combining marks cut to 30. Idempotent:
+ * `normalizeText(normalizeText(x)) === normalizeText(x)`.
  */
 export function normalizeText(text: string): string {
   // Invisibles go first: dropped after recomposition, they could leave characters that compose.
-  const visible = INVISIBLE.test(text) ? text.replace(INVISIBLES, '') : text;
-  const folded = visible.toLowerCase().normalize('NFKD').replace(ACCENTS, '').normalize('NFC').toLowerCase();
+  // Mark runs are cut after them: an invisible between two runs would otherwise hide a long one.
+  const visible = capMarkRuns(INVISIBLE.test(text) ? text.replace(INVISIBLES, '') : text);
+  // Decomposing can lengthen a run of marks again (one mark may decompose into two): cut again.
+  const folded = capMarkRuns(visible.toLowerCase().normalize('NFKD').replace(ACCENTS, ''))
+    .normalize('NFC')
+    .toLowerCase();
   return FOLDED_LETTER.test(folded) ? folded.replace(FOLDED_LETTERS, foldLetter) : folded;
 }
 
@@ -276,12 +296,24 @@ export function forEachWord(text: string, sink: WordSink): void {
   for (const word of tokenizeUnicode(text)) sink.word(word, 0, word.length, hashWord(word));
 }
 
+/**
+ * The last text of {@link tokenizeUnicode} and its words: a search tokenises its request three
+ * times (the name matcher, the scorer, the clause splitter), and a script without spaces costs
+ * the platform's word segmenter each time.
+ */
+let lastUnicode: { readonly text: string; readonly words: readonly string[] } | undefined;
+
 /** The general path of {@link tokenize}, for any text (exported for tests). */
 export function tokenizeUnicode(text: string): string[] {
+  if (lastUnicode?.text !== text) lastUnicode = { text, words: tokenizeUnicodeText(text) };
+  return [...lastUnicode.words];
+}
+
+function tokenizeUnicodeText(text: string): string[] {
   const out: string[] = [];
-  let cleaned = text.normalize('NFC');
+  let cleaned = capMarkRuns(text).normalize('NFC');
   // Most texts have neither: no replace (a pass over the text and a copy of it) without.
-  if (INVISIBLE.test(cleaned)) cleaned = cleaned.replace(INVISIBLES, '');
+  if (INVISIBLE.test(cleaned)) cleaned = capMarkRuns(cleaned.replace(INVISIBLES, ''));
   if (APOSTROPHE.test(cleaned)) cleaned = cleaned.replace(POSSESSIVE, '');
   for (const word of cleaned.match(WORD) ?? []) {
     for (const part of splitIdentifier(word)) {
