@@ -27,6 +27,7 @@ import {
   SEARCH_TOOLS_NAME,
   toolSearchInstructions,
 } from './meta-tools';
+import { checkOptionNames, ENGINE_OPTION_NAMES, REQUEST_OPTION_NAMES } from './option-names';
 import { keywordRankerOver } from './ranking/keyword-ranker';
 import { checkRankerFactory, rankedResults } from './ranking/ranker-answers';
 import { DEFAULT_TOP_K } from './ranking/search-options';
@@ -82,6 +83,7 @@ function checkRequestOptions<TTool, TContext>(
   options: RequestOptions<TTool, TContext> | null | undefined,
 ): RequestOptions<TTool, TContext> {
   const given = optionsObject(options, 'startRequest');
+  checkOptionNames(given, REQUEST_OPTION_NAMES, 'startRequest');
   for (const key of ['alwaysOn', 'requestTools'] as const) {
     const value: unknown = given[key];
     if (value !== undefined && value !== null && !Array.isArray(value)) {
@@ -143,6 +145,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       'createToolSearchEngine needs an options object with a catalog.',
     );
   }
+  checkOptionNames(options, ENGINE_OPTION_NAMES, 'createToolSearchEngine');
   const clock = clockOption(options.clock, 'createToolSearchEngine');
   const topK = positiveInteger(options.search?.topK, 'search.topK', DEFAULT_TOP_K)!;
   const minScore = options.search?.minScore ?? 0;
