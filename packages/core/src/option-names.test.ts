@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { createToolSearchEngine } from './engine';
-import { ToolSearchError } from './errors';
 import { createMemoryStore } from './memory-store';
 import { checkOptionNames, ENGINE_OPTION_NAMES } from './option-names';
 import type { Embedder } from './ranking/embedder';
@@ -9,18 +8,8 @@ import { createKeywordRanker } from './ranking/keyword-ranker';
 import { createStoredEmbedder } from './ranking/stored-embedder';
 import { createToolIndex } from './ranking/tool-index';
 import { createMemoryVectorStore } from './ranking/vector-store';
+import { invalidOptionsMessage } from './testing/invalid-options';
 import { sampleCatalog, sampleTools } from './testing/sample-tools';
-
-/** The INVALID_OPTIONS message `run` throws (the test fails when it throws nothing or another error). */
-function refusal(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    expect(ToolSearchError.isInstance(error) && error.code).toBe('INVALID_OPTIONS');
-    return (error as ToolSearchError).message;
-  }
-  return expect.unreachable('expected INVALID_OPTIONS');
-}
 
 const catalog = sampleCatalog();
 const engineWith = (options: object) => () =>
@@ -29,26 +18,30 @@ const embedder: Embedder = { id: 'test', embed: (texts) => texts.map(() => [1, 0
 
 describe('unknown option names: createToolSearchEngine', () => {
   it('names the closest valid option, nested ones by their path', () => {
-    expect(refusal(engineWith({ topk: 3 }))).toBe(
+    expect(invalidOptionsMessage(engineWith({ topk: 3 }))).toBe(
       'unknown option `topk` of createToolSearchEngine; did you mean `search.topK`?',
     );
     // Right name, wrong level: the option that exists under `search`.
-    expect(refusal(engineWith({ topK: 3 }))).toBe(
+    expect(invalidOptionsMessage(engineWith({ topK: 3 }))).toBe(
       'unknown option `topK` of createToolSearchEngine; did you mean `search.topK`?',
     );
-    expect(refusal(engineWith({ search: { topk: 3 } }))).toBe(
+    expect(invalidOptionsMessage(engineWith({ search: { topk: 3 } }))).toBe(
       'unknown option `search.topk` of createToolSearchEngine; did you mean `search.topK`?',
     );
-    expect(refusal(engineWith({ storeTimeout: 500 }))).toMatch(/did you mean `storeTimeoutMs`\?$/);
-    expect(refusal(engineWith({ filtre: () => true }))).toMatch(/did you mean `filter`\?$/);
-    expect(refusal(engineWith({ search: { autoload: true } }))).toMatch(/did you mean `search.autoLoad`\?$/);
+    expect(invalidOptionsMessage(engineWith({ storeTimeout: 500 }))).toMatch(
+      /did you mean `storeTimeoutMs`\?$/,
+    );
+    expect(invalidOptionsMessage(engineWith({ filtre: () => true }))).toMatch(/did you mean `filter`\?$/);
+    expect(invalidOptionsMessage(engineWith({ search: { autoload: true } }))).toMatch(
+      /did you mean `search.autoLoad`\?$/,
+    );
   });
 
   it('lists the options when no name is close', () => {
-    expect(refusal(engineWith({ frobnicate: 1 }))).toBe(
+    expect(invalidOptionsMessage(engineWith({ frobnicate: 1 }))).toBe(
       'unknown option `frobnicate` of createToolSearchEngine; its options are catalog, search, storage, ttl, maxThreads, maxLoadedTools, filter, signingSecret, ranker, clock, onEvent, storeTimeoutMs, searchTimeoutMs, filterTimeoutMs',
     );
-    expect(refusal(engineWith({ search: { limit: 3 } }))).toBe(
+    expect(invalidOptionsMessage(engineWith({ search: { limit: 3 } }))).toBe(
       'unknown option `search.limit` of createToolSearchEngine; the options of `search` are topK, minScore, autoLoad',
     );
   });
@@ -77,13 +70,13 @@ describe('unknown option names: createToolSearchEngine', () => {
   it('refuses an own __proto__ or constructor key (JSON.parse makes them), and leaves symbol keys alone', () => {
     const parsed = JSON.parse('{"__proto__": {"ttl": 0}}') as object;
     expect(Object.hasOwn(parsed, '__proto__')).toBe(true);
-    expect(refusal(engineWith(parsed))).toMatch(
+    expect(invalidOptionsMessage(engineWith(parsed))).toMatch(
       /^unknown option `__proto__` of createToolSearchEngine; its options are /,
     );
-    expect(refusal(engineWith(JSON.parse('{"constructor": 1}') as object))).toMatch(
+    expect(invalidOptionsMessage(engineWith(JSON.parse('{"constructor": 1}') as object))).toMatch(
       /^unknown option `constructor` of createToolSearchEngine; its options are /,
     );
-    expect(refusal(engineWith({ search: JSON.parse('{"__proto__": {"topK": 1}}') }))).toMatch(
+    expect(invalidOptionsMessage(engineWith({ search: JSON.parse('{"__proto__": {"topK": 1}}') }))).toMatch(
       /^unknown option `search.__proto__` of createToolSearchEngine;/,
     );
     // Symbols are no option names (a framework's brand on an options object, say).
@@ -92,21 +85,23 @@ describe('unknown option names: createToolSearchEngine', () => {
 
   it('answers a huge or odd key at once, shown cut and escaped', () => {
     const long = `topK${'x'.repeat(100_000)}`;
-    const message = refusal(engineWith({ [long]: 1 }));
+    const message = invalidOptionsMessage(engineWith({ [long]: 1 }));
     expect(message).toBe(
       `unknown option \`${long.slice(0, 64)}…\` of createToolSearchEngine; its options are ${Object.keys(ENGINE_OPTION_NAMES).join(', ')}`,
     );
-    expect(refusal(engineWith({ 'ttl\n"x"': 1 }))).toMatch(/^unknown option `ttl\\n\\"x\\"` of /);
+    expect(invalidOptionsMessage(engineWith({ 'ttl\n"x"': 1 }))).toMatch(
+      /^unknown option `ttl\\n\\"x\\"` of /,
+    );
   });
 });
 
 describe('unknown option names: the other factories of the core', () => {
   it('startRequest', () => {
     const engine = createToolSearchEngine({ catalog });
-    expect(refusal(() => engine.startRequest({ threadID: 't' } as never))).toBe(
+    expect(invalidOptionsMessage(() => engine.startRequest({ threadID: 't' } as never))).toBe(
       'unknown option `threadID` of startRequest; did you mean `threadId`?',
     );
-    expect(refusal(() => engine.startRequest({ alwaysOn: [], tools: [] } as never))).toMatch(
+    expect(invalidOptionsMessage(() => engine.startRequest({ alwaysOn: [], tools: [] } as never))).toMatch(
       /^unknown option `tools` of startRequest; its options are threadId, requestContext, alwaysOn, requestTools$/,
     );
     expect(engine.startRequest({ threadId: 't', requestContext: undefined }).threadId).toBe('t');
@@ -114,54 +109,54 @@ describe('unknown option names: the other factories of the core', () => {
   });
 
   it('createMemoryStore, createMemoryVectorStore', () => {
-    expect(refusal(() => createMemoryStore({ tll: 0 } as never))).toBe(
+    expect(invalidOptionsMessage(() => createMemoryStore({ tll: 0 } as never))).toBe(
       'unknown option `tll` of createMemoryStore; did you mean `ttl`?',
     );
-    expect(refusal(() => createMemoryStore({ onEvicted: () => {} } as never))).toMatch(
+    expect(invalidOptionsMessage(() => createMemoryStore({ onEvicted: () => {} } as never))).toMatch(
       /did you mean `onEvict`\?$/,
     );
-    expect(refusal(() => createMemoryVectorStore({ capacty: 10 } as never))).toBe(
+    expect(invalidOptionsMessage(() => createMemoryVectorStore({ capacty: 10 } as never))).toBe(
       'unknown option `capacty` of createMemoryVectorStore; did you mean `capacity`?',
     );
   });
 
   it('createHybridRanker, createStoredEmbedder', () => {
-    expect(refusal(() => createHybridRanker({ embedder, wieght: 0.5 } as never))).toBe(
+    expect(invalidOptionsMessage(() => createHybridRanker({ embedder, wieght: 0.5 } as never))).toBe(
       'unknown option `wieght` of createHybridRanker; did you mean `weight`?',
     );
-    expect(refusal(() => createHybridRanker({ embedder, timeout: 100 } as never))).toMatch(
+    expect(invalidOptionsMessage(() => createHybridRanker({ embedder, timeout: 100 } as never))).toMatch(
       /did you mean `timeoutMs`\?$/,
     );
     const store = createMemoryVectorStore();
-    expect(refusal(() => createStoredEmbedder({ embedder, store, timeout: 100 } as never))).toBe(
-      'unknown option `timeout` of createStoredEmbedder; did you mean `timeoutMs`?',
-    );
+    expect(
+      invalidOptionsMessage(() => createStoredEmbedder({ embedder, store, timeout: 100 } as never)),
+    ).toBe('unknown option `timeout` of createStoredEmbedder; did you mean `timeoutMs`?');
   });
 
   it('createKeywordRanker (its fieldWeights too), createToolIndex and a search', () => {
-    expect(refusal(() => createKeywordRanker(sampleTools, { stemmming: false } as never))).toBe(
+    expect(invalidOptionsMessage(() => createKeywordRanker(sampleTools, { stemmming: false } as never))).toBe(
       'unknown option `stemmming` of createKeywordRanker; did you mean `stemming`?',
     );
-    expect(refusal(() => createKeywordRanker(sampleTools, { fieldWeights: { nmae: 3 } } as never))).toBe(
-      'unknown option `fieldWeights.nmae` of createKeywordRanker; did you mean `fieldWeights.name`?',
-    );
-    expect(refusal(() => createToolIndex({ tools: sampleTools, rankers: undefined } as never))).toBe(
-      'unknown option `rankers` of createToolIndex; did you mean `ranker`?',
-    );
+    expect(
+      invalidOptionsMessage(() => createKeywordRanker(sampleTools, { fieldWeights: { nmae: 3 } } as never)),
+    ).toBe('unknown option `fieldWeights.nmae` of createKeywordRanker; did you mean `fieldWeights.name`?');
+    expect(
+      invalidOptionsMessage(() => createToolIndex({ tools: sampleTools, rankers: undefined } as never)),
+    ).toBe('unknown option `rankers` of createToolIndex; did you mean `ranker`?');
     const index = createToolIndex({ tools: sampleTools });
-    expect(refusal(() => index.search('weather', { topk: 1 } as never))).toBe(
+    expect(invalidOptionsMessage(() => index.search('weather', { topk: 1 } as never))).toBe(
       'unknown option `topk` of search; did you mean `topK`?',
     );
-    expect(refusal(() => createKeywordRanker(sampleTools).search('weather', { limit: 1 } as never))).toBe(
-      'unknown option `limit` of search; its options are topK, minScore',
-    );
+    expect(
+      invalidOptionsMessage(() => createKeywordRanker(sampleTools).search('weather', { limit: 1 } as never)),
+    ).toBe('unknown option `limit` of search; its options are topK, minScore');
     expect(index.search('weather', { topK: 1, minScore: undefined })).toHaveLength(1);
   });
 });
 
 describe('checkOptionNames', () => {
   const names = { alpha: true, beta: true, nested: { gamma: true, alphaBeta: true } } as const;
-  const check = (options: object) => refusal(() => checkOptionNames(options, names, 'test'));
+  const check = (options: object) => invalidOptionsMessage(() => checkOptionNames(options, names, 'test'));
 
   it('prefers a case-insensitive match, in the same object first', () => {
     expect(check({ ALPHA: 1 })).toMatch(/did you mean `alpha`\?$/);

@@ -1,8 +1,20 @@
 import { AIMessage, type BaseMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
-import { isMetaToolName, normalizeThreadId, optionsObject, type ToolSearchRequest } from '@tool-search/core';
+import {
+  checkOptionNames,
+  isMetaToolName,
+  normalizeThreadId,
+  type OptionNamesOf,
+  optionsObject,
+  type ToolSearchRequest,
+} from '@tool-search/core';
 import { type AgentMiddleware, createMiddleware } from 'langchain';
 import { createLangChainToolSearch, messagesBeforeCall, messageWithCall } from './langchain-tool-search';
-import type { LangChainTool, ToolSearchOptions, ToolSearchStateControls } from './options';
+import {
+  type LangChainTool,
+  TOOL_SEARCH_OPTION_NAMES,
+  type ToolSearchOptions,
+  type ToolSearchStateControls,
+} from './options';
 
 export interface ToolSearchMiddlewareOptions<TContext = unknown> extends ToolSearchOptions<TContext> {
   /** The middleware's name in the agent (names must be unique among an agent's middleware). Default 'ToolSearch'. */
@@ -13,6 +25,12 @@ export interface ToolSearchMiddlewareOptions<TContext = unknown> extends ToolSea
    */
   readonly instructions?: boolean;
 }
+
+const MIDDLEWARE_OPTION_NAMES = {
+  ...TOOL_SEARCH_OPTION_NAMES,
+  name: true,
+  instructions: true,
+} as const satisfies OptionNamesOf<ToolSearchMiddlewareOptions>;
 
 /** A `createAgent` middleware, plus the state controls of its tool search. */
 export type ToolSearchMiddleware = AgentMiddleware &
@@ -126,11 +144,9 @@ function returnsDirect(tool: LangChainTool | undefined): boolean {
 export function toolSearchMiddleware<TContext = unknown>(
   options: ToolSearchMiddlewareOptions<TContext>,
 ): ToolSearchMiddleware {
-  const {
-    name = 'ToolSearch',
-    instructions = true,
-    ...searchOptions
-  } = optionsObject(options, 'toolSearchMiddleware');
+  const given = optionsObject(options, 'toolSearchMiddleware');
+  checkOptionNames(given, MIDDLEWARE_OPTION_NAMES, 'toolSearchMiddleware');
+  const { name = 'ToolSearch', instructions = true, ...searchOptions } = given;
   const search = createLangChainToolSearch<TContext>(searchOptions);
   const withInstructions = (systemMessage: SystemMessage | undefined): SystemMessage =>
     !systemMessage || systemMessage.text === ''

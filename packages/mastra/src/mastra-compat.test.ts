@@ -335,6 +335,20 @@ describe('compatibility with Mastra’s ToolSearchProcessor: where they differ',
     expect(myProto).toMatchObject({ success: false, notFound: ['constructor'] });
   });
 
+  it('an unknown option: Mastra ignores it; ours refuses it, naming the closest option', () => {
+    // A misspelt `filter` left every tool unfiltered, and a top-level `topK` the default of 5.
+    expect(
+      () => new MastraToolSearchProcessor({ tools: sampleTools(), filtre: () => false } as never),
+    ).not.toThrow();
+    expect(() => new MastraToolSearchProcessor({ tools: sampleTools(), topK: 2 } as never)).not.toThrow();
+    expect(() => new ToolSearchProcessor({ tools: sampleTools(), filtre: () => false } as never)).toThrow(
+      'unknown option `filtre` of ToolSearchProcessor; did you mean `filter`?',
+    );
+    expect(() => new ToolSearchProcessor({ tools: sampleTools(), topK: 2 } as never)).toThrow(
+      'unknown option `topK` of ToolSearchProcessor; did you mean `search.topK`?',
+    );
+  });
+
   it('the filter: Mastra never applies it to the agent’s own tools; ours applies the active phase to them too', async () => {
     const theirs = await filterOnAgentTool(mastra, 'generate');
     const mine = await filterOnAgentTool(ours, 'generate');
