@@ -927,10 +927,8 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
         degraded = true; // storeFailure already reported it.
       }
 
-      const alwaysOnChecks = await Promise.all(
-        alwaysOn.map((item) => allowed(item.name, item.entry?.tool, 'active')),
-      );
-      const visibleAlwaysOn = alwaysOn.filter((_, index) => alwaysOnChecks[index]);
+      // The agent's own tools are the app's to choose per request, not tool search's: never filtered.
+      const visibleAlwaysOn = alwaysOn;
 
       const candidates: CatalogEntry<TTool>[] = [];
       const seen = new Set<string>(alwaysOnNames);
@@ -1234,12 +1232,12 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       const found = parsed.names.map((name) => ({
         name,
         entry: lookupForLoad(name),
-        // One of the agent's own tools: already available (reported as already loaded).
+        // One of the agent's own tools: already available (reported as already loaded), unfiltered.
         own: alwaysOn.find((item) => item.name === name),
       }));
       const checks = await Promise.all(
-        found.map(({ name, entry, own }) => {
-          if (own) return allowed(name, own.entry?.tool, 'active');
+        found.map(({ entry, own }) => {
+          if (own) return true;
           return entry ? entryAllowed(entry, 'load') : false;
         }),
       );
@@ -1366,9 +1364,6 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
           'load_tool is not needed here: search_tools loads the tools it finds automatically. Call the found tools by name from your next step.',
         );
       }
-      // One of the agent's own tools, not in the plan: the 'active' filter withholds it (the model
-      // is told no more than of an unknown name).
-      if (typeof toolName === 'string' && alwaysOnNames.has(toolName)) return deny('filtered', unavailable);
       const entry = typeof toolName === 'string' ? lookupExact(toolName) : undefined;
       if (!entry) return deny('unknown-tool', unavailable);
       if (!(await entryAllowed(entry, 'load')) || !(await entryAllowed(entry, 'active')))
