@@ -359,7 +359,10 @@ describe('aborting the call while a step is prepared', () => {
     for (let turn = 0; turn < 5; turn++) await new Promise<void>((resolve) => setImmediate(resolve));
   };
 
-  /** A tool search whose 'active' filter holds a step until `decision` settles, from step `from` on. */
+  /**
+   * A tool search whose 'active' filter (asked about the loaded tools, never the always-on ones)
+   * holds a step until `decision` settles, from step `from` on.
+   */
   function heldAtStep(from: number) {
     const started = createDeferred<void>();
     const decision = createDeferred<boolean>();
@@ -422,6 +425,8 @@ describe('aborting the call while a step is prepared', () => {
 
   it('ends the first step at once with the abortSignal given to forCall', async () => {
     const { toolSearch, started, decision } = heldAtStep(0);
+    // A tool the thread has loaded, which the first step asks the filter about.
+    await toolSearch.engine.startRequest({ threadId: 'stop' }).loadTool({ toolName: 'getWeather' });
     const { model, seen } = scriptedModel([{ text: 'ok' }]);
     const controller = new AbortController();
     const result = streamText({

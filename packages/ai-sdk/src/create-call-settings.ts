@@ -365,7 +365,8 @@ export function createCallSettings<REQUEST_CONTEXT>(
       }
       return (async () => {
         const active = await current(executionOptions?.messages);
-        checkReplayContext(name);
+        // The filter judges catalog and request tools only: an always-on tool needs no context.
+        if (loadableNames.has(name)) checkReplayContext(name);
         const decision = await active.guard(name);
         if (!decision.allowed) {
           // An always-on tool does not depend on the thread: only the filter withholds one.
@@ -406,8 +407,8 @@ export function createCallSettings<REQUEST_CONTEXT>(
       }),
     );
   }
-  // Always-on tools are guarded too: the 'active' filter may withhold one, and the SDK runs an
-  // approved call from the history against this whole set, not the step's active tools.
+  // Always-on tools go through the guard too (never filtered, they are always allowed): the SDK
+  // runs an approved call from the history against this whole set, not the step's active tools.
   for (const [name, tool] of alwaysOnTools) {
     tools.set(
       name,

@@ -553,6 +553,41 @@ describe('filter', () => {
     expect(ran.map((entry) => entry.toolName)).toEqual(['send_email']);
   });
 
+  it('an allow-list filter of catalog tools leaves the always-on tools sent and callable', async () => {
+    const { tools, getTime, ran } = createCatalog();
+    const asked: string[] = [];
+    const allowed = new Set(['getWeather']);
+    const toolSearch = createToolSearch({
+      tools,
+      alwaysOn: { getTime },
+      filter: ({ toolName }) => {
+        asked.push(toolName);
+        return allowed.has(toolName);
+      },
+    });
+    const { model, toolsPerStep } = scriptedModel([
+      { toolCalls: [{ toolName: 'getTime', input: {} }] },
+      { toolCalls: [{ toolName: 'load_tool', input: { toolNames: ['getWeather', 'send_email'] } }] },
+      { toolCalls: [{ toolName: 'getWeather', input: { city: 'Rome' } }] },
+      { text: 'ok' },
+    ]);
+    await generateText({
+      model,
+      ...toolSearch.forCall({ threadId: 'allow-list' }),
+      stopWhen: isStepCount(6),
+      prompt: 'x',
+    });
+    expect(toolsPerStep()).toEqual([
+      [...META, 'getTime'],
+      [...META, 'getTime'],
+      [...META, 'getTime', 'getWeather'],
+      [...META, 'getTime', 'getWeather'],
+    ]);
+    expect(ran.map((entry) => entry.toolName)).toEqual(['getTime', 'getWeather']);
+    expect(asked).not.toContain('getTime');
+    expect(await toolSearch.getLoadedToolNames('allow-list')).toEqual(['getWeather']);
+  });
+
   it('a filter that throws denies and is reported', async () => {
     const events: ToolSearchEvent[] = [];
     const toolSearch = createToolSearch({
@@ -713,42 +748,46 @@ describe('guard', () => {
       ),
     );
 
-  it("refuses a replayed approval of an always-on tool the 'active' filter withholds", async () => {
+  it('runs a replayed approval of an always-on tool, which the filter never judges', async () => {
     const ran: string[] = [];
-    const adminReset = tool({
-      description: 'Reset every account (admins only).',
+    const resetPassword = tool({
+      description: 'Reset the user’s own password.',
       inputSchema: z.object({}),
       execute: async () => {
-        ran.push('adminReset');
+        ran.push('resetPassword');
         return { reset: true };
       },
     });
+    const asked: string[] = [];
     const toolSearch = createToolSearch<
       ReturnType<typeof createCatalog>['tools'],
-      { adminReset: typeof adminReset },
+      { resetPassword: typeof resetPassword },
       { role: string }
     >({
       tools: createCatalog().tools,
-      alwaysOn: { adminReset },
-      filter: ({ toolName, phase, requestContext }) =>
-        toolName !== 'adminReset' || phase !== 'active' || requestContext?.role === 'admin',
+      alwaysOn: { resetPassword },
+      // An allow-list of catalog tools: the agent's own tool is not on it.
+      filter: ({ toolName }) => {
+        asked.push(toolName);
+        return toolName === 'getWeather';
+      },
     });
-    const { model } = scriptedModel([{ text: 'ok' }]);
     const result = await generateText({
-      model,
-      ...toolSearch.forCall({ threadId: 'u1', requestContext: { role: 'user' } }),
-      messages: approvedInHistory('adminReset', {}),
-    });
-    expect(ran).toEqual([]);
-    expect(replayedOutputs(result)).toMatch(/not available/);
-
-    const admin = await generateText({
       model: scriptedModel([{ text: 'ok' }]).model,
-      ...toolSearch.forCall({ threadId: 'u1', requestContext: { role: 'admin' } }),
-      messages: approvedInHistory('adminReset', {}),
+      ...toolSearch.forCall({ threadId: 'u1', requestContext: { role: 'user' } }),
+      messages: approvedInHistory('resetPassword', {}),
     });
-    expect(ran).toEqual(['adminReset']);
-    expect(replayedOutputs(admin)).toMatch(/reset/);
+    expect(ran).toEqual(['resetPassword']);
+    expect(replayedOutputs(result)).toMatch(/reset/);
+    // Without a requestContext given to forCall too: the filter, which needs one, is not asked.
+    const withoutContext = await generateText({
+      model: scriptedModel([{ text: 'ok' }]).model,
+      ...toolSearch.forCall({ threadId: 'u1' }),
+      messages: approvedInHistory('resetPassword', {}),
+    });
+    expect(ran).toEqual(['resetPassword', 'resetPassword']);
+    expect(replayedOutputs(withoutContext)).toMatch(/reset/);
+    expect(asked).not.toContain('resetPassword');
   });
 
   it('with a filter, a replayed approval runs only when forCall was given the requestContext (runtimeContext comes too late)', async () => {

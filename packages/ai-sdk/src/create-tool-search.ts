@@ -1,7 +1,10 @@
 import {
+  checkOptionNames,
   createStateControls,
   createToolSearchEngine,
+  ENGINE_OPTION_NAMES,
   isMetaToolName,
+  type OptionNamesOf,
   optionsObject,
   type StateControls,
   type ToolSearchEngine,
@@ -43,6 +46,24 @@ export interface CreateToolSearchOptions<
    */
   readonly instructions?: boolean;
 }
+
+const { catalog: _catalog, ...FORWARDED_OPTION_NAMES } = ENGINE_OPTION_NAMES;
+/** `createToolSearch`'s option names: its own, and the engine's it forwards. */
+const CREATE_TOOL_SEARCH_OPTION_NAMES = {
+  ...FORWARDED_OPTION_NAMES,
+  tools: true,
+  alwaysOn: true,
+  instructions: true,
+} as const satisfies OptionNamesOf<CreateToolSearchOptions<ToolSet>>;
+/** `forCall`'s option names. */
+const FOR_CALL_OPTION_NAMES = {
+  threadId: true,
+  requestContext: true,
+  requestTools: true,
+  prepareStep: true,
+  repairToolCall: true,
+  abortSignal: true,
+} as const satisfies OptionNamesOf<ToolSearchCallOptions>;
 
 export interface ToolSearch<
   TOOLS extends ToolSet,
@@ -101,6 +122,7 @@ export function createToolSearch<
   if (options === null || typeof options !== 'object') {
     throw new ToolSearchError('INVALID_OPTIONS', 'createToolSearch needs an options object with `tools`.');
   }
+  checkOptionNames(options, CREATE_TOOL_SEARCH_OPTION_NAMES, 'createToolSearch');
   const catalogTools = ownTools(options.tools, 'tools');
   const alwaysOnTools = ownTools(options.alwaysOn ?? {}, 'alwaysOn');
   const catalogNames = new Set(catalogTools.map(([name]) => name));
@@ -151,11 +173,14 @@ export function createToolSearch<
   };
   const forCall = <RUNTIME_CONTEXT extends RuntimeContext = RuntimeContext>(
     callOptions?: ToolSearchCallOptions<REQUEST_CONTEXT, TOOLSET, RUNTIME_CONTEXT> | null,
-  ) =>
-    createCallSettings(
+  ) => {
+    const given = optionsObject(callOptions, 'forCall');
+    checkOptionNames(given, FOR_CALL_OPTION_NAMES, 'forCall');
+    return createCallSettings(
       binding,
-      optionsObject(callOptions, 'forCall') as ToolSearchCallOptions<REQUEST_CONTEXT>,
+      given as ToolSearchCallOptions<REQUEST_CONTEXT>,
     ) as unknown as ToolSearchCallSettings<TOOLSET>;
+  };
 
   const inertTools = new Map<string, Tool>();
   const refuse = (name: string) => () => {

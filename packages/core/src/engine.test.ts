@@ -129,8 +129,9 @@ describe('steps: what the model is sent', () => {
     expect((await request.prepareStep()).visible).toEqual(['search_tools', 'load_tool', 'getWeather']);
   });
 
-  it('reports an always-on tool outside the catalog as already loaded, unless it is filtered', async () => {
-    const { engine } = harness({ filter: ({ toolName }) => toolName !== 'secret' });
+  it('reports an always-on tool outside the catalog as already loaded, whatever the filter', async () => {
+    const filter = vi.fn<ToolFilter<FakeTool>>(({ toolName }) => toolName !== 'secret');
+    const { engine } = harness({ filter });
     const request = engine.startRequest({ threadId: 't', alwaysOn: ['calculator', 'secret'] });
     expect(await request.loadTool({ toolName: 'calculator' })).toMatchObject({
       success: true,
@@ -138,10 +139,12 @@ describe('steps: what the model is sent', () => {
       alreadyLoaded: ['calculator'],
     });
     expect(await request.loadTool({ toolName: 'secret' })).toMatchObject({
-      success: false,
-      notFound: ['secret'],
+      success: true,
+      toolName: 'secret',
+      alreadyLoaded: ['secret'],
     });
     expect(await engine.getLoadedToolNames('t')).toEqual([]);
+    expect(filter).not.toHaveBeenCalled();
   });
 
   it('never lets an always-on tool replace a meta-tool', async () => {
@@ -154,18 +157,17 @@ describe('steps: what the model is sent', () => {
     ]);
   });
 
-  it('always-on entries resolve to their own tool and are filtered with it', async () => {
+  it('always-on entries resolve to their own tool, which the filter never sees', async () => {
     const filter = vi.fn<ToolFilter<FakeTool>>(({ tool }) => tool?.owner !== 'blocked');
     const { engine } = harness({ filter });
     const mine = entry('mine', { owner: 'me' });
-    const blocked = entry('other', { owner: 'blocked' });
-    const request = engine.startRequest({ alwaysOn: [mine, blocked] });
-    expect((await request.prepareStep()).visible).toEqual(['search_tools', 'load_tool', 'mine']);
+    const other = entry('other', { owner: 'blocked' });
+    const request = engine.startRequest({ alwaysOn: [mine, other] });
+    expect((await request.prepareStep()).visible).toEqual(['search_tools', 'load_tool', 'mine', 'other']);
     expect(request.resolve('mine')).toBe(mine);
-    expect((await request.guard('other')).allowed).toBe(false);
-    expect(filter).toHaveBeenCalledWith(
-      expect.objectContaining({ toolName: 'mine', tool: mine.tool, phase: 'active' }),
-    );
+    expect(request.resolve('other')).toBe(other);
+    expect(await request.guard('other')).toEqual({ allowed: true });
+    expect(filter).not.toHaveBeenCalled();
   });
 
   it('counts catalog tools once when a request tool shadows a static one', async () => {
@@ -1088,7 +1090,7 @@ describe('tool names', () => {
     ]);
   });
 
-  it('keeps a catalog tool on by one of its aliases under its canonical name, the filter asked by that name', async () => {
+  it('keeps a catalog tool on by one of its aliases under its canonical name, unfiltered (always-on)', async () => {
     const filter = vi.fn<ToolFilter<FakeTool, { user?: string }>>(
       ({ toolName }) => toolName !== 'send_email',
     );
@@ -1096,10 +1098,14 @@ describe('tool names', () => {
       catalog: [entry('send_email', { aliases: ['sendMail'] }), entry('getWeather')],
       filter,
     });
-    const denied = engine.startRequest({ alwaysOn: ['sendMail'] });
-    expect((await denied.prepareStep()).visible).toEqual(['search_tools', 'load_tool']);
-    expect((await denied.guard('sendMail')).allowed).toBe(false);
-    expect(filter.mock.calls.map(([args]) => args.toolName)).not.toContain('sendMail');
+    const kept = engine.startRequest({ alwaysOn: ['sendMail'] });
+    expect((await kept.prepareStep()).visible).toEqual(['search_tools', 'load_tool', 'send_email']);
+    expect(await kept.guard('sendMail')).toEqual({ allowed: true });
+    expect(filter).not.toHaveBeenCalled();
+    // Kept on, it is still a catalog tool to search: the 'search' filter hides it from results.
+    expect((await kept.searchTools({ query: 'send_email' })).results.map((result) => result.name)).toEqual(
+      [],
+    );
 
     const allowedOnes = harness({ catalog: [entry('send_email', { aliases: ['sendMail'] })] });
     const request = allowedOnes.engine.startRequest({ alwaysOn: ['sendMail', 'send_email'] });
@@ -1109,16 +1115,22 @@ describe('tool names', () => {
     expect(await request.loadTool({ toolName: 'sendMail' })).toMatchObject({ alreadyLoaded: ['send_email'] });
   });
 
-  it("an always-on tool the 'active' filter withholds is not made callable by a loaded catalog tool's alias of that name", async () => {
+  it("an always-on tool keeps its name from a loaded catalog tool's alias of that name", async () => {
     const { engine } = harness({
       catalog: [entry('send_email', { aliases: ['sendMail'] })],
-      filter: ({ toolName, phase }) => !(toolName === 'sendMail' && phase === 'active'),
+      filter: ({ toolName }) => toolName !== 'sendMail',
     });
-    const request = engine.startRequest({ alwaysOn: [entry('sendMail', { owner: 'agent' })] });
+    const own = entry('sendMail', { owner: 'agent' });
+    const request = engine.startRequest({ alwaysOn: [own] });
     await request.loadTool({ toolName: 'send_email' });
-    expect((await request.prepareStep()).visible).toEqual(['search_tools', 'load_tool', 'send_email']);
-    expect((await request.guard('sendMail')).allowed).toBe(false);
-    expect(request.resolve('sendMail')).toBeUndefined();
+    expect((await request.prepareStep()).visible).toEqual([
+      'search_tools',
+      'load_tool',
+      'sendMail',
+      'send_email',
+    ]);
+    expect(await request.guard('sendMail')).toEqual({ allowed: true });
+    expect(request.resolve('sendMail')).toBe(own);
     expect(await request.guard('send_email')).toEqual({ allowed: true });
   });
 
@@ -1482,20 +1494,36 @@ describe('the guard, across the requests of a thread', () => {
     expect(await later.guard(`tool_${count - 1}`)).toEqual({ allowed: true });
   });
 
-  it("denies an always-on tool the 'active' filter withholds as filtered, with an unknown name's message", async () => {
-    const { engine, eventsOf } = harness({ filter: ({ phase }) => phase !== 'active' });
-    const request = engine.startRequest({ alwaysOn: [entry('get_time'), 'mine'] });
-    expect((await request.prepareStep()).visible).toEqual(['search_tools', 'load_tool']);
-    const own = await request.guard('get_time');
-    const named = await request.guard('mine');
-    const unknown = await request.guard('rm_rf');
-    expect(own.allowed).toBe(false);
-    expect(own.message!.replace('get_time', 'X')).toBe(unknown.message!.replace('rm_rf', 'X'));
-    expect(named.message!.replace('mine', 'X')).toBe(unknown.message!.replace('rm_rf', 'X'));
+  it("an allow-list filter of catalog tools leaves the agent's own tools shown and callable, and is never asked about them", async () => {
+    const allowed = new Set(['getWeather']);
+    const filter = vi.fn<ToolFilter<FakeTool>>(({ toolName }) => allowed.has(toolName));
+    const { engine, eventsOf } = harness({ filter });
+    const request = engine.startRequest({
+      threadId: 't',
+      alwaysOn: [entry('calculator'), 'get_time'],
+      requestTools: [entry('mcp_lookup')],
+    });
+    expect((await request.prepareStep()).visible).toEqual([
+      'search_tools',
+      'load_tool',
+      'calculator',
+      'get_time',
+    ]);
+    expect(await request.guard('calculator')).toEqual({ allowed: true });
+    expect(await request.guard('get_time')).toEqual({ allowed: true });
+    expect(await request.loadTool({ toolName: 'calculator' })).toMatchObject({
+      alreadyLoaded: ['calculator'],
+    });
+    expect(filter.mock.calls.map(([args]) => args.toolName)).not.toContain('calculator');
+    expect(filter.mock.calls.map(([args]) => args.toolName)).not.toContain('get_time');
+    // Catalog tools and request tools (includeResolvedTools) are still filtered.
+    expect(await request.loadTool({ toolNames: ['send_email', 'mcp_lookup', 'getWeather'] })).toMatchObject({
+      loaded: ['getWeather'],
+      notFound: ['send_email', 'mcp_lookup'],
+    });
+    expect((await request.guard('send_email')).allowed).toBe(false);
     expect(eventsOf('deny').map((event) => [event.toolName, event.reason])).toEqual([
-      ['get_time', 'filtered'],
-      ['mine', 'filtered'],
-      ['rm_rf', 'unknown-tool'],
+      ['send_email', 'filtered'],
     ]);
   });
 });
@@ -2082,14 +2110,14 @@ describe('one thread, many calls at once', () => {
                   if (name === 'search_tools' || (name === 'load_tool' && !autoLoad)) return;
                   const resolved = request.resolve(name);
                   const owner = resolved?.tool.owner ?? resolved?.tool.name ?? name;
-                  expect(allowed.get(`active ${owner}`), `${how} ${name} (${owner}): active`).toBe(true);
-                  // The agent's own tools, and a catalog tool kept on by name, answer to 'active' only.
+                  // The agent's own tools, and a catalog tool kept on by name, answer to no filter.
                   const own =
                     resolved === ownCalc ||
                     resolved === ownZeta ||
                     plan.alwaysOn.includes((resolved?.descriptor.name ?? name) as 'alpha');
-                  if (!own)
-                    expect(allowed.get(`load ${owner}`), `${how} ${name} (${owner}): load`).toBe(true);
+                  if (own) return;
+                  expect(allowed.get(`active ${owner}`), `${how} ${name} (${owner}): active`).toBe(true);
+                  expect(allowed.get(`load ${owner}`), `${how} ${name} (${owner}): load`).toBe(true);
                 };
                 for (const group of plan.groups) {
                   // One plan at a time per request, as an adapter makes them; the rest at once.

@@ -33,6 +33,7 @@ import {
   SEARCH_TOOLS_NAME,
   toolSearchInstructions,
 } from './meta-tools';
+import { checkOptionNames, ENGINE_OPTION_NAMES, REQUEST_OPTION_NAMES } from './option-names';
 import { keywordRankerOver } from './ranking/keyword-ranker';
 import { checkRankerFactory, rankedResults } from './ranking/ranker-answers';
 import { DEFAULT_TOP_K } from './ranking/search-options';
@@ -90,6 +91,7 @@ function checkRequestOptions<TTool, TContext>(
   options: RequestOptions<TTool, TContext> | null | undefined,
 ): RequestOptions<TTool, TContext> {
   const given = optionsObject(options, 'startRequest');
+  checkOptionNames(given, REQUEST_OPTION_NAMES, 'startRequest');
   for (const key of ['alwaysOn', 'requestTools'] as const) {
     const value: unknown = given[key];
     if (value !== undefined && value !== null && !Array.isArray(value)) {
@@ -151,6 +153,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       'createToolSearchEngine needs an options object with a catalog.',
     );
   }
+  checkOptionNames(options, ENGINE_OPTION_NAMES, 'createToolSearchEngine');
   const clock = clockOption(options.clock, 'createToolSearchEngine');
   const topK = positiveInteger(options.search?.topK, 'search.topK', DEFAULT_TOP_K)!;
   const minScore = options.search?.minScore ?? 0;
@@ -937,10 +940,8 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
         degraded = true; // storeFailure already reported it.
       }
 
-      const alwaysOnChecks = await Promise.all(
-        alwaysOn.map((item) => allowed(item.name, item.entry?.tool, 'active')),
-      );
-      const visibleAlwaysOn = alwaysOn.filter((_, index) => alwaysOnChecks[index]);
+      // The agent's own tools are the app's to choose per request, not tool search's: never filtered.
+      const visibleAlwaysOn = alwaysOn;
 
       const candidates: CatalogEntry<TTool>[] = [];
       const seen = new Set<string>(alwaysOnNames);
@@ -1248,13 +1249,13 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
         return {
           name,
           entry: known ? lookupForLoad(name) : undefined,
-          // One of the agent's own tools: already available (reported as already loaded).
+          // One of the agent's own tools: already available (reported as already loaded), unfiltered.
           own: known ? alwaysOnByName.get(name) : undefined,
         };
       });
       const checks = await Promise.all(
-        found.map(({ name, entry, own }) => {
-          if (own) return allowed(name, own.entry?.tool, 'active');
+        found.map(({ entry, own }) => {
+          if (own) return true;
           return entry ? entryAllowed(entry, 'load') : false;
         }),
       );
@@ -1414,9 +1415,6 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
           `load_tool is not needed here: search_tools loads the tools it finds automatically. Call the found tools by name ${fromNextStep()}.`,
         );
       }
-      // One of the agent's own tools, not in the plan: the 'active' filter withholds it (the model
-      // is told no more than of an unknown name).
-      if (typeof toolName === 'string' && alwaysOnNames.has(toolName)) return deny('filtered', unavailable);
       const entry = typeof toolName === 'string' ? lookupExact(toolName) : undefined;
       if (!entry) return deny('unknown-tool', unavailable);
       if (!(await entryAllowed(entry, 'load')) || !(await entryAllowed(entry, 'active')))

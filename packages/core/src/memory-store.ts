@@ -1,6 +1,7 @@
 import { clockOption } from './clock';
 import { optionsObject, ToolSearchError } from './errors';
 import { safeListener } from './listener';
+import { checkOptionNames, type OptionNamesOf } from './option-names';
 import type { Clock, LoadStateStore, StoreRemoveOptions, StoreStats } from './types';
 
 export type MemoryStoreEvictReason = 'ttl' | 'max-threads' | 'cleared';
@@ -32,6 +33,13 @@ interface ThreadState {
   readonly set: Set<string>;
   lastAccess: number;
 }
+
+const MEMORY_STORE_OPTION_NAMES = {
+  ttl: true,
+  maxThreads: true,
+  clock: true,
+  onEvict: true,
+} as const satisfies OptionNamesOf<MemoryStoreOptions>;
 
 export const DEFAULT_TTL = 3_600_000;
 export const DEFAULT_MAX_THREADS = 10_000;
@@ -69,6 +77,7 @@ export function checkRemoveOptions(options: unknown): number | undefined {
  */
 export function createMemoryStore(given?: MemoryStoreOptions | null): MemoryStore {
   const options = optionsObject(given, 'createMemoryStore');
+  checkOptionNames(options, MEMORY_STORE_OPTION_NAMES, 'createMemoryStore');
   const ttl = options.ttl ?? DEFAULT_TTL;
   const maxThreads = options.maxThreads ?? DEFAULT_MAX_THREADS;
   const clock = clockOption(options.clock, 'createMemoryStore');

@@ -152,8 +152,9 @@ export interface FilterArgs<TTool = unknown, TContext = unknown> {
 }
 
 /**
- * Returns true to allow a tool in a phase; false hides it (search), refuses it (load, reported as
- * not found) or withholds it (active). A loaded tool is shown, and may run, only while it passes
+ * Returns true to allow a catalog tool (or a request tool) in a phase; false hides it (search),
+ * refuses it (load, reported as not found) or withholds it (active). The agent's own, always-on
+ * tools are never filtered. A loaded tool is shown, and may run, only while it passes
  * both 'load' and 'active' in the current request. Only `true` allows: any other answer (`'false'`,
  * `{ allowed: false }`, `1`) refuses the tool and emits `filter-error` (INVALID_OPTIONS), and so do
  * a throw and a promise that has not settled within `filterTimeoutMs` (FILTER_TIMEOUT).
@@ -246,8 +247,8 @@ export type ToolSearchEvent =
       readonly type: 'deny';
       readonly toolName: string;
       /**
-       * `'filtered'`: the filter refuses the tool (an always-on tool the `'active'` filter
-       * withholds included); `'unknown-tool'`: no such tool. A filtered tool gets an unknown name's message.
+       * `'filtered'`: the filter refuses the catalog or request tool (always-on tools are never
+       * filtered); `'unknown-tool'`: no such tool. A filtered tool gets an unknown name's message.
        */
       readonly reason: 'not-loaded' | 'filtered' | 'unknown-tool';
     })
@@ -377,9 +378,10 @@ export interface RequestOptions<TTool = unknown, TContext = unknown> {
   readonly threadId?: string | number | bigint | null;
   readonly requestContext?: TContext;
   /**
-   * The tools the agent itself passed: always visible (after the 'active' filter), after the
-   * meta-tools. A name, or an entry (then the filter sees its tool and `resolve` returns it). A
-   * name that is a catalog tool's alias stands for that tool, under its canonical name.
+   * The tools the agent itself passed: always visible, after the meta-tools, and never filtered
+   * (the filter governs the catalog and the request tools). A name, or an entry (then `resolve`
+   * returns its tool). A name that is a catalog tool's alias stands for that tool, under its
+   * canonical name.
    */
   readonly alwaysOn?: readonly (string | CatalogEntry<TTool>)[];
   /**

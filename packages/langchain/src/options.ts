@@ -1,6 +1,11 @@
 import type { BaseMessage } from '@langchain/core/messages';
 import type { ClientTool } from '@langchain/core/tools';
-import type { StateControls, ToolSearchEngineOptions } from '@tool-search/core';
+import {
+  ENGINE_OPTION_NAMES,
+  type OptionNamesOf,
+  type StateControls,
+  type ToolSearchEngineOptions,
+} from '@tool-search/core';
 
 /** A LangChain tool that can be executed: `tool()`, a `StructuredTool`, a `DynamicTool` or a runnable tool. */
 export type LangChainTool = ClientTool;
@@ -29,6 +34,14 @@ export interface ToolSearchOptions<TContext = unknown>
    */
   readonly includeResolvedTools?: boolean;
 }
+
+const { catalog: _catalog, ...FORWARDED_OPTION_NAMES } = ENGINE_OPTION_NAMES;
+/** The option names of {@link ToolSearchOptions}: the catalog, and the engine's options it forwards. */
+export const TOOL_SEARCH_OPTION_NAMES = {
+  ...FORWARDED_OPTION_NAMES,
+  tools: true,
+  includeResolvedTools: true,
+} as const satisfies OptionNamesOf<ToolSearchOptions>;
 
 /** What tool search keeps per thread, and the housekeeping the seed behaviour promises. */
 export interface ToolSearchStateControls extends StateControls {

@@ -1,9 +1,20 @@
 import { AIMessage, type BaseMessage, type ToolCall, ToolMessage } from '@langchain/core/messages';
 import type { RunnableConfig } from '@langchain/core/runnables';
 import { ToolInputParsingException } from '@langchain/core/tools';
-import { abortable, optionsObject, ToolSearchError } from '@tool-search/core';
+import {
+  abortable,
+  checkOptionNames,
+  type OptionNamesOf,
+  optionsObject,
+  ToolSearchError,
+} from '@tool-search/core';
 import { type BindableTool, createLangChainToolSearch, threadOf } from './langchain-tool-search';
-import type { LangChainTool, ToolSearchOptions, ToolSearchStateControls } from './options';
+import {
+  type LangChainTool,
+  TOOL_SEARCH_OPTION_NAMES,
+  type ToolSearchOptions,
+  type ToolSearchStateControls,
+} from './options';
 import { endsTheRun, toolErrorMessage } from './tool-error-message';
 
 // biome-ignore lint/suspicious/noExplicitAny: bindTools' parameter types differ per chat model class.
@@ -81,6 +92,19 @@ export interface ToolSearchBinder<TContext = unknown> extends ToolSearchStateCon
   bind<TModel extends ToolBindingModel>(input: BindInput<TModel, TContext>): Promise<BoundStep<TModel>>;
 }
 
+const BINDER_OPTION_NAMES = {
+  ...TOOL_SEARCH_OPTION_NAMES,
+  alwaysOn: true,
+} as const satisfies OptionNamesOf<ToolSearchBinderOptions>;
+const BIND_OPTION_NAMES = {
+  model: true,
+  threadId: true,
+  messages: true,
+  requestContext: true,
+  tools: true,
+  bindOptions: true,
+} as const satisfies OptionNamesOf<BindInput<ToolBindingModel>>;
+
 /** What a LangChain tool gives back, as the tool message LangChain's tool node would write. */
 function toToolMessage(output: unknown, call: ToolCall, tool: LangChainTool): ToolMessage {
   if (ToolMessage.isInstance(output)) return output;
@@ -113,7 +137,9 @@ function invalidArgumentsMessage(call: ToolCall, error: ToolInputParsingExceptio
 export function createToolSearchBinder<TContext = unknown>(
   options: ToolSearchBinderOptions<TContext>,
 ): ToolSearchBinder<TContext> {
-  const { alwaysOn: givenAlwaysOn, ...searchOptions } = optionsObject(options, 'createToolSearchBinder');
+  const given = optionsObject(options, 'createToolSearchBinder');
+  checkOptionNames(given, BINDER_OPTION_NAMES, 'createToolSearchBinder');
+  const { alwaysOn: givenAlwaysOn, ...searchOptions } = given;
   if (givenAlwaysOn !== undefined && givenAlwaysOn !== null && !Array.isArray(givenAlwaysOn)) {
     throw new ToolSearchError('INVALID_OPTIONS', '`alwaysOn` must be an array of LangChain tools.');
   }
@@ -127,6 +153,7 @@ export function createToolSearchBinder<TContext = unknown>(
     async bind<TModel extends ToolBindingModel>(
       input: BindInput<TModel, TContext>,
     ): Promise<BoundStep<TModel>> {
+      if (typeof input === 'object' && input !== null) checkOptionNames(input, BIND_OPTION_NAMES, 'bind');
       const { model } = input;
       if (typeof model?.bindTools !== 'function') {
         throw new ToolSearchError('INVALID_OPTIONS', 'bind() needs a chat model with a `bindTools` method.');

@@ -563,14 +563,17 @@ describe('toolSearchMiddleware with createAgent', () => {
     expect(log.calls).toEqual([]);
   });
 
-  it('the guard: a tool that is not loaded for this thread never runs, whatever the model calls', async () => {
+  it('the guard: a tool that is not loaded for this thread never runs, whatever the model calls; the agent’s own tool runs', async () => {
     const { log, catalog, echo } = setup();
     const events: ToolSearchEvent[] = [];
+    // An allow-list of catalog tools: the agent's echo is not on it.
+    const catalogAllowed = new Set(['get_weather', 'send_email']);
     const model = fakeModel()
       // thread a loads get_weather
       .respondWithTools([{ name: 'load_tool', args: { toolName: 'get_weather' } }])
       .respond(new AIMessage('a done'))
-      // thread b calls it without loading, plus an unknown tool, plus its own tool withheld by the filter
+      // thread b calls it without loading, plus an unknown tool, plus its own tool (which the
+      // allow-list filter of catalog tools does not name, and never sees)
       .respondWithTools([
         { name: 'get_weather', args: { city: 'Paris' } },
         { name: 'delete_everything', args: {} },
@@ -584,7 +587,7 @@ describe('toolSearchMiddleware with createAgent', () => {
       middleware: [
         toolSearchMiddleware({
           tools: catalog,
-          filter: ({ toolName, phase }) => !(toolName === 'echo' && phase === 'active'),
+          filter: ({ toolName }) => catalogAllowed.has(toolName),
           onEvent: (event) => events.push(event),
         }),
       ],
@@ -594,21 +597,20 @@ describe('toolSearchMiddleware with createAgent', () => {
     await agent.invoke(ask('load weather'), thread('a'));
     const result = await agent.invoke(ask('weather in Paris'), thread('b'));
 
-    expect(log.calls).toEqual([]);
+    expect(log.calls).toEqual([{ name: 'echo', input: { text: 'hi' } }]);
     const denied = toolMessages(result.messages).filter((message) => message.status === 'error');
     expect(denied.map((message) => message.name).sort()).toEqual([
       '__proto__',
       'delete_everything',
-      'echo',
       'get_weather',
     ]);
     const weather = lastToolMessage(result.messages, 'get_weather');
     expect(weather.content).toMatch(/not loaded/);
     expect(weather.content).toMatch(/search_tools/);
     expect(weather.content).toMatch(/load_tool/);
-    expect(events.filter((event) => event.type === 'deny').map((event) => event.toolName)).toEqual(
-      expect.arrayContaining(['get_weather', 'delete_everything', 'echo', '__proto__']),
-    );
+    const denials = events.filter((event) => event.type === 'deny').map((event) => event.toolName);
+    expect(denials).toEqual(expect.arrayContaining(['get_weather', 'delete_everything', '__proto__']));
+    expect(denials).not.toContain('echo');
   });
 
   it('the guard: a tool loaded in the same model call is not run in that step', async () => {

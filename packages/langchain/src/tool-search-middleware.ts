@@ -1,5 +1,11 @@
 import { AIMessage, type BaseMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
-import { isMetaToolName, optionsObject, type ToolSearchRequest } from '@tool-search/core';
+import {
+  checkOptionNames,
+  isMetaToolName,
+  type OptionNamesOf,
+  optionsObject,
+  type ToolSearchRequest,
+} from '@tool-search/core';
 import { type AgentMiddleware, createMiddleware, MiddlewareError, ToolInvocationError } from 'langchain';
 import {
   createLangChainToolSearch,
@@ -7,7 +13,12 @@ import {
   messageWithCall,
   runThread,
 } from './langchain-tool-search';
-import type { LangChainTool, ToolSearchOptions, ToolSearchStateControls } from './options';
+import {
+  type LangChainTool,
+  TOOL_SEARCH_OPTION_NAMES,
+  type ToolSearchOptions,
+  type ToolSearchStateControls,
+} from './options';
 import { endsTheRun, toolErrorMessage } from './tool-error-message';
 
 export interface ToolSearchMiddlewareOptions<TContext = unknown> extends ToolSearchOptions<TContext> {
@@ -19,6 +30,12 @@ export interface ToolSearchMiddlewareOptions<TContext = unknown> extends ToolSea
    */
   readonly instructions?: boolean;
 }
+
+const MIDDLEWARE_OPTION_NAMES = {
+  ...TOOL_SEARCH_OPTION_NAMES,
+  name: true,
+  instructions: true,
+} as const satisfies OptionNamesOf<ToolSearchMiddlewareOptions>;
 
 /** A `createAgent` middleware, plus the state controls of its tool search. */
 export type ToolSearchMiddleware = AgentMiddleware &
@@ -132,11 +149,9 @@ function returnsDirect(tool: LangChainTool | undefined): boolean {
 export function toolSearchMiddleware<TContext = unknown>(
   options: ToolSearchMiddlewareOptions<TContext>,
 ): ToolSearchMiddleware {
-  const {
-    name = 'ToolSearch',
-    instructions = true,
-    ...searchOptions
-  } = optionsObject(options, 'toolSearchMiddleware');
+  const given = optionsObject(options, 'toolSearchMiddleware');
+  checkOptionNames(given, MIDDLEWARE_OPTION_NAMES, 'toolSearchMiddleware');
+  const { name = 'ToolSearch', instructions = true, ...searchOptions } = given;
   const search = createLangChainToolSearch<TContext>(searchOptions);
   const withInstructions = (systemMessage: SystemMessage | undefined): SystemMessage =>
     !systemMessage || systemMessage.text === ''

@@ -198,6 +198,15 @@ describe('compatibility with Mastra’s ToolSearchProcessor: where both agree', 
       expect(log).toEqual([]);
     },
   );
+
+  it.each([
+    ['ours', ours],
+    ['mastra', mastra],
+  ])('%s: an allow-list filter of catalog tools never hides the agent’s own tools', async (_, factory) => {
+    const { steps, log } = await filterOnAgentTool(factory, 'generate');
+    expect(steps[0]).toEqual([S, L, 'clock']);
+    expect(log.map((item) => item.tool)).toEqual(['clock']);
+  });
 });
 
 describe('compatibility with Mastra’s ToolSearchProcessor: where they differ', () => {
@@ -335,13 +344,18 @@ describe('compatibility with Mastra’s ToolSearchProcessor: where they differ',
     expect(myProto).toMatchObject({ success: false, notFound: ['constructor'] });
   });
 
-  it('the filter: Mastra never applies it to the agent’s own tools; ours applies the active phase to them too', async () => {
-    const theirs = await filterOnAgentTool(mastra, 'generate');
-    const mine = await filterOnAgentTool(ours, 'generate');
-    expect(theirs.steps[0]).toEqual([S, L, 'clock']);
-    expect(theirs.log.map((item) => item.tool)).toEqual(['clock']);
-    expect(mine.steps[0]).toEqual([S, L]);
-    expect(mine.log).toEqual([]);
+  it('an unknown option: Mastra ignores it; ours refuses it, naming the closest option', () => {
+    // A misspelt `filter` left every tool unfiltered, and a top-level `topK` the default of 5.
+    expect(
+      () => new MastraToolSearchProcessor({ tools: sampleTools(), filtre: () => false } as never),
+    ).not.toThrow();
+    expect(() => new MastraToolSearchProcessor({ tools: sampleTools(), topK: 2 } as never)).not.toThrow();
+    expect(() => new ToolSearchProcessor({ tools: sampleTools(), filtre: () => false } as never)).toThrow(
+      'unknown option `filtre` of ToolSearchProcessor; did you mean `filter`?',
+    );
+    expect(() => new ToolSearchProcessor({ tools: sampleTools(), topK: 2 } as never)).toThrow(
+      'unknown option `topK` of ToolSearchProcessor; did you mean `search.topK`?',
+    );
   });
 
   it('names that collide: Mastra accepts them silently; ours refuses them at construction', () => {

@@ -284,10 +284,10 @@ describe.each(['generate', 'stream'] as const)('ToolSearchProcessor in a real Ma
     expect(outcome.throwing.toolRuns[1]!.result).toMatchObject({ success: false });
   });
 
-  it('applies the active filter to the agent tools too', async () => {
+  it('an allow-list filter of catalog tools leaves the agent’s own tool sent and callable', async () => {
     const { steps, log } = await filterOnAgentTool(ours, mode);
-    expect(steps[0]).toEqual([S, L]);
-    expect(log).toEqual([]);
+    expect(steps[0]).toEqual([S, L, 'clock']);
+    expect(log.map((item) => item.tool)).toEqual(['clock']);
   });
 
   it('includeResolvedTools: static, dynamic tools({ requestContext }) and MCP-style toolset tools are hidden until loaded, searchable, and run', async () => {
@@ -566,8 +566,10 @@ describe.each(['generate', 'stream'] as const)('ToolSearchProcessor in a real Ma
       { toolName: 'getWeather', reason: 'not-loaded' },
       { toolName: 'flyToMars', reason: 'unknown-tool' },
     ]);
-    // The request's filter answers are kept for the run: the clock was judged once, not each step.
-    expect(asked.filter((item) => item === 'active:clock')).toHaveLength(1);
+    // The request's filter answers are kept for the run: the loaded tool was judged once, not each
+    // step; the agent's own clock never was.
+    expect(asked.filter((item) => item === 'active:getWeather')).toHaveLength(1);
+    expect(asked.filter((item) => item.endsWith(':clock'))).toEqual([]);
     processor.dispose();
   });
 
@@ -1095,12 +1097,19 @@ describe('ToolSearchProcessor', () => {
       const filterAsked = new Promise<void>((resolve) => {
         asked = resolve;
       });
-      const processor = new ToolSearchProcessor({
+      // The thread has a loaded tool, which the step asks the filter about (the agent's own
+      // tools are never asked about).
+      const storage = createMemoryStore({ ttl: 0 });
+      storage.add(`abort-step-${mode}`, ['getWeather']);
+      let activeDecisions = 0;
+      const processor = new ToolSearchProcessor<LoadStateStore>({
         tools: sampleTools(),
+        storage,
         // No bound: without the run's signal the step would wait for ever.
         filterTimeoutMs: Number.POSITIVE_INFINITY,
         filter: ({ phase }) => {
-          if (phase !== 'active') return true;
+          // The first decision is the Agent's restore of the loaded tools before the run; the step's never comes.
+          if (phase !== 'active' || activeDecisions++ === 0) return true;
           asked();
           return new Promise<boolean>(() => {});
         },

@@ -5,12 +5,15 @@ import {
   abortable,
   type CatalogEntry,
   type Clock,
+  checkOptionNames,
   createToolSearchEngine,
+  ENGINE_OPTION_NAMES,
   type FilterPhase,
   LOAD_TOOL_NAME,
   type LoadStateStore,
   type MaybePromise,
   type MetaToolCallOptions,
+  type OptionNamesOf,
   optionsObject,
   type RankerFactory,
   type StoreStats,
@@ -101,6 +104,26 @@ export interface ToolSearchProcessorOptions<TStorage extends ToolSearchStorage =
   /** Bound on an asynchronous filter decision; past it the tool is refused (FILTER_TIMEOUT; default 10,000 ms). */
   filterTimeoutMs?: number;
 }
+
+/** The processor's option names: Mastra's, and the engine's it forwards. */
+const PROCESSOR_OPTION_NAMES = {
+  tools: true,
+  includeResolvedTools: true,
+  injectCatalog: true,
+  search: ENGINE_OPTION_NAMES.search,
+  storage: true,
+  ttl: true,
+  filter: true,
+  maxThreads: true,
+  maxLoadedTools: true,
+  signingSecret: true,
+  ranker: true,
+  clock: true,
+  onEvent: true,
+  storeTimeoutMs: true,
+  searchTimeoutMs: true,
+  filterTimeoutMs: true,
+} as const satisfies OptionNamesOf<ToolSearchProcessorOptions>;
 
 /** Sync with the built-in storage modes (as Mastra's processor is), maybe async with a custom store. */
 export type StateResult<TStorage, T> = TStorage extends 'in-memory' | 'context' ? T : MaybePromise<T>;
@@ -200,6 +223,7 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
 
   constructor(given: ToolSearchProcessorOptions<TStorage>) {
     const options = optionsObject(given, 'ToolSearchProcessor');
+    checkOptionNames(options, PROCESSOR_OPTION_NAMES, 'ToolSearchProcessor');
     const tools = ownTools(options.tools, 'tools');
     if (Object.hasOwn(tools, '__proto__')) {
       // Mastra builds the tool set it sends to the model by assignment, which drops this key:

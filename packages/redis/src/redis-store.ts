@@ -1,8 +1,10 @@
 import {
   type Clock,
+  checkOptionNames,
   checkRemoveOptions,
   isWellFormedText,
   type LoadStateStore,
+  type OptionNamesOf,
   type StoreRemoveOptions,
   type StoreStats,
   systemClock,
@@ -32,6 +34,14 @@ export interface RedisStoreOptions {
   /** Source of "now" for `stats().oldestAccessTime` (default: the system clock). */
   readonly clock?: Pick<Clock, 'now'>;
 }
+
+const REDIS_STORE_OPTION_NAMES = {
+  client: true,
+  keyPrefix: true,
+  ttl: true,
+  commandTimeoutMs: true,
+  clock: true,
+} as const satisfies OptionNamesOf<RedisStoreOptions>;
 
 /** The Redis store, with every optional capability. */
 export interface RedisStore extends LoadStateStore {
@@ -130,6 +140,8 @@ function toNames(reply: unknown, operation: string): readonly string[] {
  * offline queue if it was not sent yet).
  */
 export function createRedisStore(options: RedisStoreOptions): RedisStore {
+  if (typeof options === 'object' && options !== null)
+    checkOptionNames(options, REDIS_STORE_OPTION_NAMES, 'createRedisStore');
   const { client, keyPrefix, ttl, commandTimeoutMs } = checkRedisOptions(options, {
     keyPrefix: DEFAULT_KEY_PREFIX,
     ttl: DEFAULT_TTL,

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import {
+  checkOptionNames,
   checkVectorStoreArguments,
   isWellFormedText,
+  type OptionNamesOf,
   ToolSearchError,
   type VectorStore,
   type VectorStoreEntry,
@@ -28,6 +30,13 @@ export interface RedisVectorStoreOptions {
   /** Bound on each call's round trip before it fails with `STORE_TIMEOUT` (default 1,000 ms). */
   readonly commandTimeoutMs?: number;
 }
+
+const REDIS_VECTOR_STORE_OPTION_NAMES = {
+  client: true,
+  keyPrefix: true,
+  ttl: true,
+  commandTimeoutMs: true,
+} as const satisfies OptionNamesOf<RedisVectorStoreOptions>;
 
 /** The Redis {@link VectorStore}. */
 export interface RedisVectorStore extends VectorStore {
@@ -122,6 +131,8 @@ function chunked<T>(items: readonly T[]): T[][] {
  * the vectors of a catalog in use never expire.
  */
 export function createRedisVectorStore(options: RedisVectorStoreOptions): RedisVectorStore {
+  if (typeof options === 'object' && options !== null)
+    checkOptionNames(options, REDIS_VECTOR_STORE_OPTION_NAMES, 'createRedisVectorStore');
   const { client, keyPrefix, ttl, commandTimeoutMs } = checkRedisOptions(options, {
     keyPrefix: DEFAULT_VECTOR_KEY_PREFIX,
     ttl: DEFAULT_VECTOR_TTL,

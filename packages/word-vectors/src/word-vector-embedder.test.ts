@@ -180,10 +180,11 @@ describe('createWordVectorEmbedder', () => {
     expect(() => createWordVectorEmbedder({ smooting: 1e-3 } as never)).toThrow(
       expect.objectContaining({
         code: 'INVALID_OPTIONS',
-        message: expect.stringContaining(
-          'no option "smooting": its options are smoothing, removeCommonDirection',
-        ),
+        message: 'unknown option `smooting` of createWordVectorEmbedder; did you mean `smoothing`?',
       }),
+    );
+    expect(() => createWordVectorEmbedder({ dimensions: 50 } as never)).toThrow(
+      'unknown option `dimensions` of createWordVectorEmbedder; its options are smoothing, removeCommonDirection',
     );
     expect(() => createWordVectorEmbedder([] as never)).toThrow(
       expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringMatching(/got an array/) }),

@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
+  checkOptionNames,
   createWordTable,
   type Embedder,
   forEachWord,
   hashWord,
+  type OptionNamesOf,
   optionsObject,
   ToolSearchError,
   type WordSink,
@@ -76,10 +78,10 @@ export interface WordVectorEmbedder extends Embedder {
   embedWords(words: readonly string[]): Float32Array[];
 }
 
-const OPTION_NAMES: readonly string[] = [
-  'smoothing',
-  'removeCommonDirection',
-] satisfies (keyof WordVectorEmbedderOptions)[];
+const OPTION_NAMES = {
+  smoothing: true,
+  removeCommonDirection: true,
+} as const satisfies OptionNamesOf<WordVectorEmbedderOptions>;
 
 let shipped: WordVectorTable | undefined;
 
@@ -227,13 +229,7 @@ export function createWordVectorEmbedder(given?: WordVectorEmbedderOptions | nul
   const options = optionsObject(given, 'createWordVectorEmbedder');
   // A misspelt option ({ smooting: 1e-3 }) would otherwise build the default embedder, silently.
   // (An array never gets here: optionsObject refuses it.)
-  const unknown = Object.keys(options).filter((key) => !OPTION_NAMES.includes(key));
-  if (unknown.length > 0) {
-    throw new ToolSearchError(
-      'INVALID_OPTIONS',
-      `createWordVectorEmbedder has no option ${unknown.map((key) => JSON.stringify(key)).join(', ')}: its options are ${OPTION_NAMES.join(', ')}`,
-    );
-  }
+  checkOptionNames(options, OPTION_NAMES, 'createWordVectorEmbedder');
   const smoothing = options.smoothing ?? DEFAULT_SMOOTHING;
   if (typeof smoothing !== 'number' || !(smoothing >= MIN_SMOOTHING) || !Number.isFinite(smoothing)) {
     throw new ToolSearchError(

@@ -1,6 +1,7 @@
 import { clockOption, settleWithin, timeoutOption } from '../clock';
 import { sizeOption, ToolSearchError } from '../errors';
 import { safeListener } from '../listener';
+import { checkOptionNames, type OptionNamesOf } from '../option-names';
 import type {
   Clock,
   MaybePromise,
@@ -81,6 +82,20 @@ export interface HybridRankerOptions {
   /** The clock of that wait (default: the system clock); tests pass a fake one. */
   readonly clock?: Clock;
 }
+
+const HYBRID_RANKER_OPTION_NAMES = {
+  embedder: true,
+  lexical: true,
+  expandUnknownWords: true,
+  weight: true,
+  similarityFloor: true,
+  feedback: true,
+  toolText: true,
+  onError: true,
+  cacheSize: true,
+  timeoutMs: true,
+  clock: true,
+} as const satisfies OptionNamesOf<HybridRankerOptions>;
 
 const DEFAULT_WEIGHT = 0.15;
 /**
@@ -554,6 +569,7 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
   if (typeof options !== 'object' || options === null) {
     throw new ToolSearchError('INVALID_OPTIONS', 'createHybridRanker needs { embedder }');
   }
+  checkOptionNames(options, HYBRID_RANKER_OPTION_NAMES, 'createHybridRanker');
   const { embedder } = options;
   if (typeof embedder !== 'object' || embedder === null || typeof embedder.embed !== 'function') {
     throw new ToolSearchError(

@@ -1,6 +1,7 @@
 import { clockOption, settleWithin, timeoutOption } from '../clock';
 import { ToolSearchError } from '../errors';
 import { safeListener } from '../listener';
+import { checkOptionNames, type OptionNamesOf } from '../option-names';
 import type { Clock } from '../types';
 import { type Embedder, type EmbeddingVector, embedderDimensions, embedderHint } from './embedder';
 import type { VectorStore, VectorStoreEntry } from './vector-store';
@@ -24,6 +25,14 @@ export interface StoredEmbedderOptions {
    */
   readonly onError?: (error: unknown) => void;
 }
+
+const STORED_EMBEDDER_OPTION_NAMES = {
+  embedder: true,
+  store: true,
+  timeoutMs: true,
+  clock: true,
+  onError: true,
+} as const satisfies OptionNamesOf<StoredEmbedderOptions>;
 
 const DEFAULT_TIMEOUT_MS = 1_000;
 /**
@@ -111,6 +120,7 @@ export function createStoredEmbedder(options: StoredEmbedderOptions): Embedder {
   if (typeof options !== 'object' || options === null) {
     throw new ToolSearchError('INVALID_OPTIONS', 'createStoredEmbedder needs { embedder, store }');
   }
+  checkOptionNames(options, STORED_EMBEDDER_OPTION_NAMES, 'createStoredEmbedder');
   const { embedder, store } = options;
   if (typeof embedder !== 'object' || embedder === null || typeof embedder.embed !== 'function') {
     throw new ToolSearchError(

@@ -1,4 +1,5 @@
 import { ToolSearchError } from '../errors';
+import { checkOptionNames, type OptionNamesOf } from '../option-names';
 import type { RankerFactory, SearchOptions, SearchResult, ToolDescriptor, ToolIndex } from '../types';
 import { keywordRankerOver } from './keyword-ranker';
 import { checkRanker, checkRankerFactory, rankedResults } from './ranker-answers';
@@ -10,6 +11,11 @@ export interface ToolIndexOptions {
   /** Builds the ranker (default: the keyword ranker). Must rank synchronously. */
   readonly ranker?: RankerFactory;
 }
+
+const TOOL_INDEX_OPTION_NAMES = {
+  tools: true,
+  ranker: true,
+} as const satisfies OptionNamesOf<ToolIndexOptions>;
 
 /**
  * A catalog of tool descriptors with its ranker, built once. Names must be non-empty strings
@@ -25,6 +31,7 @@ export function createToolIndex(options: ToolIndexOptions): ToolIndex {
   if (typeof options !== 'object' || options === null || !Array.isArray(options.tools)) {
     throw new ToolSearchError('INVALID_OPTIONS', 'createToolIndex needs { tools: ToolDescriptor[] }');
   }
+  checkOptionNames(options, TOOL_INDEX_OPTION_NAMES, 'createToolIndex');
   const rankerFactory = checkRankerFactory(options.ranker ?? keywordRankerOver, 'createToolIndex');
   const tools = [...options.tools]; // the caller's array may change later; the index must not
   const positions = positionsByName(tools, 'createToolIndex');

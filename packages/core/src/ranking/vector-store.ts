@@ -1,4 +1,5 @@
 import { optionsObject, sizeOption, ToolSearchError } from '../errors';
+import { checkOptionNames, type OptionNamesOf } from '../option-names';
 import type { MaybePromise } from '../types';
 import type { EmbeddingVector } from './embedder';
 
@@ -36,6 +37,9 @@ export interface MemoryVectorStore extends VectorStore {
 }
 
 const DEFAULT_CAPACITY = 100_000;
+const MEMORY_VECTOR_STORE_OPTION_NAMES = {
+  capacity: true,
+} as const satisfies OptionNamesOf<MemoryVectorStoreOptions>;
 
 /** One string per (namespace, text), unambiguous whatever either contains. */
 const keyOf = (namespace: string, text: string): string => `${namespace.length}:${namespace}${text}`;
@@ -46,6 +50,7 @@ const keyOf = (namespace: string, text: string): string => `${namespace.length}:
  */
 export function createMemoryVectorStore(given?: MemoryVectorStoreOptions | null): MemoryVectorStore {
   const options = optionsObject(given, 'createMemoryVectorStore');
+  checkOptionNames(options, MEMORY_VECTOR_STORE_OPTION_NAMES, 'createMemoryVectorStore');
   const capacity = sizeOption(options.capacity, 'capacity', DEFAULT_CAPACITY);
   const vectors = new Map<string, Float32Array>();
   return {
