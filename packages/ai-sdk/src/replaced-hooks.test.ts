@@ -56,7 +56,7 @@ describe('a prepareStep written after ...forCall(), which replaces ours', () => 
     expect(ran).toEqual([]);
     const [loaded, ...refusals] = toldInCall(seen);
     expect(loaded).toBe(
-      'Tool "getWeather" loaded. You can call it from your next step if offered: this app chooses your tools itself, not tool search, so a loaded tool may never be offered (then do not load it again).',
+      'Tool "getWeather" loaded successfully. You can call it from your next step if offered: this app chooses your tools itself, not tool search, so a loaded tool may never be offered (then do not load it again).',
     );
     expect(refusals).toHaveLength(2);
     for (const refusal of refusals) {
@@ -95,7 +95,7 @@ describe('a prepareStep written after ...forCall(), which replaces ours', () => 
     expect(await result.text).toBe('done');
 
     const [loaded, refusal] = toldInCall(streamed.seen);
-    expect(loaded).toMatch(/^Tool "send_email" loaded\. You can call it from your next step if offered/);
+    expect(loaded).toMatch(/^Tool "send_email" loaded successfully\. You can call it from your next step if offered/);
     expect(refusal).toMatch(/Tool "send_email" is loaded, but it was not offered to you in this step/);
     expect(replaced().map((event) => event.threadId)).toEqual(['one', 'two']);
     expect(warn).toHaveBeenCalledOnce();

@@ -84,6 +84,8 @@ describe('steps: what the model is sent', () => {
 
     expect(await request.loadTool({ toolName: 'getForecast' })).toMatchObject({
       success: true,
+      // Mastra's words ("loaded successfully"), and when the tool can be called.
+      message: 'Tool "getForecast" loaded successfully. You can call it from your next step.',
       toolName: 'getForecast',
       loaded: ['getForecast'],
     });
@@ -392,6 +394,54 @@ describe('autoLoad', () => {
     expect(again.loaded).toEqual(output.loaded);
     expect(await request.guard('load_tool')).toMatchObject({ allowed: false });
   });
+
+  it.each(everyStorage)(
+    'a search that finds tools loaded before says so, and which can be called now (%s)',
+    async (_, storage) => {
+      const { engine } = harness({
+        catalog: [
+          entry('getWeather', { description: 'Current weather' }),
+          entry('getForecast', { description: 'Weather forecast' }),
+          entry('send_email', { description: 'Send an email' }),
+        ],
+        search: { autoLoad: true },
+        ...storage(),
+      });
+      const request = engine.startRequest({ threadId: 't' });
+      await request.prepareStep();
+      const first = await request.searchTools({ query: 'forecast' });
+      expect(first).toMatchObject({
+        message:
+          'Found and loaded 1 tool(s): getForecast. Call them by these exact names from your next step.',
+        loaded: ['getForecast'],
+      });
+      expect(first).not.toHaveProperty('alreadyLoaded');
+
+      // The next step is sent getForecast: a search finding it and a new tool says which is which.
+      await request.prepareStep();
+      const second = await request.searchTools({ query: 'weather' });
+      expect(second.results.map((result) => result.name)).toEqual(['getWeather', 'getForecast']);
+      expect(second).toMatchObject({
+        message:
+          'Found 2 tool(s): getWeather, getForecast. Loaded getWeather: call it from your next step. ' +
+          'getForecast was already loaded: call it now. Use these exact names.',
+        // `loaded` still names every tool the search found that is loaded (what 'context' storage replays).
+        loaded: ['getWeather', 'getForecast'],
+        alreadyLoaded: ['getForecast'],
+      });
+
+      // The same search again in this step: getWeather is loaded, but not sent before the next step.
+      const third = await request.searchTools({ query: 'weather' });
+      expect(third).toMatchObject({
+        message:
+          'Found 2 tool(s): getWeather, getForecast. getForecast was already loaded: call it now. ' +
+          'getWeather was already loaded: call it from your next step. Use these exact names.',
+        loaded: ['getWeather', 'getForecast'],
+        alreadyLoaded: ['getWeather', 'getForecast'],
+      });
+      expect((await request.prepareStep()).visible).toEqual(['search_tools', 'getForecast', 'getWeather']);
+    },
+  );
 
   it('loads only tools that pass the load filter, and fills the results from the rest', async () => {
     const { engine } = harness({
@@ -1365,7 +1415,7 @@ describe('hooks the app replaced (hookReplaced)', () => {
     const plain = engine.startRequest({ threadId: 'other' });
     await plain.prepareStep();
     expect((await plain.loadTool({ toolName: 'send_email' })).message).toBe(
-      'Tool "send_email" loaded. You can call it from your next step.',
+      'Tool "send_email" loaded successfully. You can call it from your next step.',
     );
     expect((await plain.guard('send_email')).message).toMatch(/Call it again now/);
   });
@@ -1657,7 +1707,7 @@ describe('catalog listing (catalogInstructions)', () => {
         '',
         'Available tools:',
         '- `getWeather`: Current weather for a city.',
-        `- \`long\`: ${'x'.repeat(149)}…`,
+        `- \`long\`: ${'x'.repeat(147)}...`,
         '- `send_email`: The request’s own mailer.',
         '- `mcp_search`: The mcp_search tool.',
       ].join('\n'),

@@ -24,6 +24,7 @@ import {
   clip,
   createMetaToolDefinitions,
   createNameSuggester,
+  cutDescription,
   LOAD_TOOL_NAME,
   META_TOOL_NAMES,
   mergeSuggestions,
@@ -70,8 +71,8 @@ export const DEFAULT_SEARCH_TIMEOUT_MS = 10_000;
 export const DEFAULT_FILTER_TIMEOUT_MS = 10_000;
 /** Catalogs up to this size get "did you mean" from a comparison with every name. */
 export const FULL_SCAN_SUGGESTIONS = 2_000;
-/** Descriptions in search results are cut to this many characters. */
-export const MAX_RESULT_DESCRIPTION_LENGTH = 200;
+/** Descriptions in search results are cut to this many characters (as Mastra's processor cuts them). */
+export const MAX_RESULT_DESCRIPTION_LENGTH = 150;
 /** Thread id used in events that concern no single thread (clearAllState, sweep errors). */
 const ALL_THREADS = '*';
 /**
@@ -1070,7 +1071,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       signal?.throwIfAborted();
       const results: SearchResult[] = ranked.map(({ entry, result }) => ({
         name: entry.descriptor.name,
-        description: clip(
+        description: cutDescription(
           result.description || (entry.descriptor.description ?? ''),
           MAX_RESULT_DESCRIPTION_LENGTH,
         ),
@@ -1114,10 +1115,29 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       // slot): listed under `loaded`, a 'context' replay would load it in a later request that
       // does not keep it on, where a store has nothing of it.
       const loaded = [...outcome.loaded, ...outcome.alreadyLoaded.filter((name) => !alwaysOnNames.has(name))];
+      const { alreadyLoaded } = outcome;
+      let message = `Found and loaded ${results.length} tool(s): ${names}. Call them by these exact names ${fromNextStep()}.`;
+      if (alreadyLoaded.length > 0) {
+        // A repeated search finds tools loaded before it (as Mastra's processor, say so): those
+        // this step was sent can be called now, the others from the next step (when the app
+        // replaced tool search's step preparation, what this step was sent is not known).
+        const sentNow = stepsReplaced ? [] : alreadyLoaded.filter((name) => plan?.byName.has(name) === true);
+        const notYet = alreadyLoaded.filter((name) => !sentNow.includes(name));
+        const them = (list: readonly string[]) => (list.length === 1 ? 'it' : 'them');
+        const were = (list: readonly string[]) => `${list.join(', ')} ${list.length === 1 ? 'was' : 'were'}`;
+        message = `Found ${results.length} tool(s): ${names}.`;
+        if (outcome.loaded.length > 0)
+          message += ` Loaded ${outcome.loaded.join(', ')}: call ${them(outcome.loaded)} ${fromNextStep()}.`;
+        if (sentNow.length > 0) message += ` ${were(sentNow)} already loaded: call ${them(sentNow)} now.`;
+        if (notYet.length > 0)
+          message += ` ${were(notYet)} already loaded: call ${them(notYet)} ${fromNextStep()}.`;
+        message += ' Use these exact names.';
+      }
       const output: SearchToolsOutput = {
         results,
-        message: `Found and loaded ${results.length} tool(s): ${names}. Call them by these exact names ${fromNextStep()}.`,
+        message,
         loaded,
+        ...(alreadyLoaded.length > 0 ? { alreadyLoaded } : {}),
       };
       return sign(SEARCH_TOOLS_NAME, output);
     }
@@ -1311,7 +1331,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
           success: true,
           message:
             loaded.length > 0
-              ? `Tool "${name}" loaded. You can call it ${fromNextStep()}.`
+              ? `Tool "${name}" loaded successfully. You can call it ${fromNextStep()}.`
               : stepsReplaced
                 ? `Tool "${name}" is already loaded; it can be called ${fromNextStep()}.`
                 : `Tool "${name}" is already loaded and available.`,

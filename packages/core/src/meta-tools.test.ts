@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { entry, harness } from './__fixtures__/engine-fixtures';
 import {
   createMetaToolDefinitions,
+  cutDescription,
   isMetaToolName,
   MAX_LOAD_NAMES,
   MAX_QUERY_LENGTH,
@@ -143,9 +144,10 @@ describe('parseLoadToolInput', () => {
       ok: false,
       message: expect.stringMatching(/toolName.*toolNames/),
     });
-    expect(parseLoadToolInput({ toolNames: [] })).toMatchObject({
+    // Mastra's text, word for word.
+    expect(parseLoadToolInput({ toolNames: [] })).toEqual({
       ok: false,
-      message: expect.stringMatching(/must not be empty/),
+      message: 'toolNames array must not be empty.',
     });
     expect(parseLoadToolInput({ toolName: '  ' })).toMatchObject({ ok: false });
     expect(parseLoadToolInput({ toolName: 5 })).toMatchObject({
@@ -203,6 +205,25 @@ describe('meta-tool handlers on bad input', () => {
     const output = await request.searchTools({ query: `weather ${'x'.repeat(100_000)}` });
     expect(Array.isArray(output.results)).toBe(true);
     expect(output.message.length).toBeLessThan(500);
+  });
+
+  it('cut a long description in search results as Mastra does: its first 147 characters and "..."', async () => {
+    const exact = 'e'.repeat(150);
+    const emoji = `${'x'.repeat(146)}😀${'y'.repeat(10)}`;
+    const { engine } = harness({
+      catalog: [
+        entry('long_tool', { description: 'a'.repeat(400) }),
+        entry('exact_tool', { description: exact }),
+        entry('emoji_tool', { description: emoji }),
+      ],
+    });
+    const request = engine.startRequest();
+    const described = async (query: string) => (await request.searchTools({ query })).results[0]?.description;
+    expect(await described('long_tool')).toBe(`${'a'.repeat(147)}...`);
+    expect(await described('exact_tool')).toBe(exact);
+    // Never between the two halves of a surrogate pair.
+    expect(await described('emoji_tool')).toBe(`${'x'.repeat(146)}...`);
+    expect(cutDescription('short', 150)).toBe('short');
   });
 
   it('answer unicode and prototype-named queries', async () => {

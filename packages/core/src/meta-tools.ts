@@ -111,7 +111,8 @@ export const MAX_LISTED_DESCRIPTION_LENGTH = 150;
 
 /**
  * A system-prompt paragraph listing tools the model may load without searching first: one line
- * per tool, `- \`name\`: description` (the description on one line, cut to 150 characters).
+ * per tool, `- \`name\`: description` (the description on one line, cut to 150 characters as
+ * {@link cutDescription} cuts it).
  */
 export function catalogListingInstructions(
   tools: readonly { readonly name: string; readonly description?: string }[],
@@ -123,7 +124,10 @@ export function catalogListingInstructions(
     : 'These tools are available to load without searching: call load_tool with the exact name(s) you need, ' +
       'and a loaded tool can be called from your next step. search_tools also finds them by keywords.';
   const lines = tools.map(({ name, description }) => {
-    const text = clip((description ?? '').replace(/\s+/g, ' ').trim(), MAX_LISTED_DESCRIPTION_LENGTH);
+    const text = cutDescription(
+      (description ?? '').replace(/\s+/g, ' ').trim(),
+      MAX_LISTED_DESCRIPTION_LENGTH,
+    );
     return text ? `- \`${name}\`: ${text}` : `- \`${name}\``;
   });
   return `${intro}\n\nAvailable tools:\n${lines.join('\n')}`;
@@ -161,6 +165,14 @@ function parseMaybeJson(input: unknown): unknown {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A tool description cut as Mastra's processor cuts it: at most `max` characters, the first
+ * `max - 3` then `...` (never between the two halves of a surrogate pair).
+ */
+export function cutDescription(text: string, max: number): string {
+  return text.length <= max ? text : `${cutText(text, max - 3)}...`;
 }
 
 /** Shortens text that is echoed back to the model. */
@@ -247,7 +259,7 @@ export function parseLoadToolInput(input: unknown): ParsedLoadInput {
       ok: false,
       message:
         toolNames !== undefined && list.length === 0 && toolName === undefined
-          ? 'toolNames array must not be empty. Pass the exact names from search_tools results.'
+          ? 'toolNames array must not be empty.'
           : 'You must provide either toolName (string) or toolNames (array of strings) to load. ' +
             'Call search_tools first if you do not know the exact name.',
     };

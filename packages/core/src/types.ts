@@ -188,8 +188,10 @@ export interface SearchToolsInput {
 export interface SearchToolsOutput {
   readonly results: readonly SearchResult[];
   readonly message: string;
-  /** Present when autoLoad is on: the names that this search loaded. */
+  /** Present when autoLoad is on: the names this search found that are now loaded (by it or before it). */
   readonly loaded?: readonly string[];
+  /** With autoLoad, when some were loaded before this search: those names (as `load_tool` reports them). */
+  readonly alreadyLoaded?: readonly string[];
   /** Present when a signing secret is set: proves the result came from this engine. */
   readonly receipt?: string;
 }

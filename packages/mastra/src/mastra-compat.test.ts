@@ -1,3 +1,4 @@
+import { MessageList } from '@mastra/core/agent/message-list';
 import { ToolSearchProcessor as MastraToolSearchProcessor } from '@mastra/core/processors';
 import { createTool } from '@mastra/core/tools';
 import { isMetaToolName } from '@tool-search/core';
@@ -10,22 +11,29 @@ import {
   approval,
   approvalOfEveryCall,
   autoLoad,
+  autoLoadRefused,
   badMetaToolInput,
   contextFromMemory,
   contextFromMessages,
+  contextLoadInLaterRequest,
   filterOnAgentTool,
   filterPhases,
   forgedUserMessage,
   injectedCatalog,
   keyAndId,
+  LONG_DESCRIPTION,
+  loadRevoked,
   malformedMemoryContext,
   memoryThread,
+  metaToolAnswers,
   metaToolNameCollision,
   numericThreads,
   ordering,
   ownToolAfterLoad,
   type ProcessorFactory,
+  repeatedAutoLoadSearch,
   resolvedTools,
+  resultBeyondItsCall,
   searchAlone,
   searchedNames,
   searchLoadCall,
@@ -209,6 +217,57 @@ describe('compatibility with Mastra’s ToolSearchProcessor: where both agree', 
   });
 });
 
+describe('compatibility with Mastra’s ToolSearchProcessor: the meta-tools’ answers', () => {
+  it.each([
+    ['ours', ours],
+    ['mastra', mastra],
+  ])(
+    '%s: a long description cut to 147 characters and "...", "loaded successfully", the empty toolNames text',
+    async (_, factory) => {
+      for (const mode of ['generate', 'stream'] as const) {
+        const [search, load, empty] = (await metaToolAnswers(factory, mode)).answers;
+        const [found] = (search as { results: { name: string; description: string }[] }).results;
+        expect(found).toMatchObject({
+          name: 'archiveRecords',
+          description: `${LONG_DESCRIPTION.slice(0, 147)}...`,
+        });
+        expect(load).toMatchObject({
+          success: true,
+          toolName: 'archiveRecords',
+          message: expect.stringContaining('loaded successfully'),
+        });
+        expect(empty).toEqual({ success: false, message: 'toolNames array must not be empty.' });
+      }
+    },
+  );
+
+  it.each([
+    ['ours', ours],
+    ['mastra', mastra],
+  ])(
+    '%s: autoLoad: a search finding a tool it loaded before says it was already loaded',
+    async (_, factory) => {
+      for (const mode of ['generate', 'stream'] as const) {
+        const { answers } = await repeatedAutoLoadSearch(factory, mode);
+        expect(answers[0]!.message).toContain('loaded');
+        expect(answers[0]!.message).not.toContain('already loaded');
+        expect(answers[1]!.message).toContain('already loaded');
+      }
+    },
+  );
+
+  it('ours: the repeated search also lists it under alreadyLoaded, and says it can be called now', async () => {
+    const { steps, answers } = await repeatedAutoLoadSearch(ours, 'generate');
+    expect(steps[1]).toEqual([S, 'getWeather']);
+    expect(answers[1]).toMatchObject({
+      message:
+        'Found 1 tool(s): getWeather. getWeather was already loaded: call it now. Use these exact names.',
+      loaded: ['getWeather'],
+      alreadyLoaded: ['getWeather'],
+    });
+  });
+});
+
 describe('compatibility with Mastra’s ToolSearchProcessor: where they differ', () => {
   it('search results: Mastra names a tool by its id (and scores are unbounded); ours by its key, scored 0..1', async () => {
     const theirs = await searchLoadCall(mastra, 'generate');
@@ -356,6 +415,73 @@ describe('compatibility with Mastra’s ToolSearchProcessor: where they differ',
     expect(() => new ToolSearchProcessor({ tools: sampleTools(), topK: 2 } as never)).toThrow(
       'unknown option `topK` of ToolSearchProcessor; did you mean `search.topK`?',
     );
+  });
+
+  it('minScore above 1: Mastra takes it (its scores are unbounded); ours refuses it at construction', () => {
+    expect(
+      () => new MastraToolSearchProcessor({ tools: sampleTools(), search: { minScore: 5 } }),
+    ).not.toThrow();
+    expect(() => new ToolSearchProcessor({ tools: sampleTools(), search: { minScore: 5 } })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTIONS' }),
+    );
+  });
+
+  it("a loaded tool whose 'load' the filter refuses in a later request: Mastra sends it and runs it; ours withholds it", async () => {
+    const theirs = await loadRevoked(mastra, 'generate');
+    const mine = await loadRevoked(ours, 'generate');
+    expect(theirs.steps[0]).toEqual([S, L, 'premiumReport']);
+    expect(theirs.log).toEqual([{ tool: 'premiumReport', input: { quarter: 'Q3' } }]);
+    expect(mine.steps[0]).toEqual([S, L]);
+    expect(mine.log).toEqual([]);
+  });
+
+  it("autoLoad and a filter refusing 'load': Mastra's search loads the tool anyway; ours neither lists nor loads it", async () => {
+    const theirs = await autoLoadRefused(mastra, 'generate');
+    const mine = await autoLoadRefused(ours, 'generate');
+    expect(searchedNames(theirs.result.toolRuns)).toEqual([['premium_report']]);
+    expect(theirs.steps[1]).toEqual([S, 'premium_report']);
+    expect(theirs.log.map((item) => item.tool)).toEqual(['premiumReport']);
+    expect(searchedNames(mine.result.toolRuns)[0]).not.toContain('premiumReport');
+    expect(mine.steps[1]).not.toContain('premiumReport');
+    expect(mine.log).toEqual([]);
+  });
+
+  it("'context' storage: a load result naming more than its call asked for: Mastra activates every name; ours only the one asked for", async () => {
+    const theirs = await resultBeyondItsCall(mastra, 'generate');
+    const mine = await resultBeyondItsCall(ours, 'generate');
+    expect(theirs.steps[0]).toEqual([S, L, 'sendEmail', 'getWeather']);
+    expect(theirs.log.map((item) => item.tool)).toEqual(['getWeather']);
+    expect(mine.steps[0]).toEqual([S, L, 'sendEmail']);
+    expect(mine.log).toEqual([]);
+  });
+
+  it("'context' storage: a call ends right after a load, and the thread's next call does not send that history: Mastra still sends the tool; ours does not", async () => {
+    const theirs = await contextLoadInLaterRequest(mastra, 'generate');
+    const mine = await contextLoadInLaterRequest(ours, 'generate');
+    expect(theirs.steps[0]).toEqual([S, L, 'getWeather']);
+    expect(theirs.log.map((item) => item.tool)).toEqual(['getWeather']);
+    expect(mine.steps[0]).toEqual([S, L]);
+    expect(mine.log).toEqual([]);
+  });
+
+  it('a loaded tool as the step returns it: Mastra returns the tool itself; ours a copy whose execute is guarded, running the tool', async () => {
+    const sent = async (factory: ProcessorFactory) => {
+      const log: { tool: string; input: unknown }[] = [];
+      const tools = sampleTools(log);
+      const processor = factory({ tools });
+      const step = () =>
+        processor.processInputStep!({
+          messageList: new MessageList({}),
+          requestContext: threadContext('sent-tool'),
+          tools: {},
+        } as never) as Promise<{ tools: Record<string, { execute: (input: unknown) => Promise<unknown> }> }>;
+      await (await step()).tools[L]!.execute({ toolName: 'sendEmail' });
+      const loaded = (await step()).tools.sendEmail!;
+      await loaded.execute({ to: 'ada@example.com', subject: 'Hi', body: 'Hello' });
+      return { same: loaded === (tools.sendEmail as unknown), log };
+    };
+    expect(await sent(mastra)).toMatchObject({ same: true, log: [{ tool: 'sendEmail' }] });
+    expect(await sent(ours)).toMatchObject({ same: false, log: [{ tool: 'sendEmail' }] });
   });
 
   it('names that collide: Mastra accepts them silently; ours refuses them at construction', () => {
