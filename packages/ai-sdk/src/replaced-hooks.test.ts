@@ -95,7 +95,9 @@ describe('a prepareStep written after ...forCall(), which replaces ours', () => 
     expect(await result.text).toBe('done');
 
     const [loaded, refusal] = toldInCall(streamed.seen);
-    expect(loaded).toMatch(/^Tool "send_email" loaded successfully\. You can call it from your next step if offered/);
+    expect(loaded).toMatch(
+      /^Tool "send_email" loaded successfully\. You can call it from your next step if offered/,
+    );
     expect(refusal).toMatch(/Tool "send_email" is loaded, but it was not offered to you in this step/);
     expect(replaced().map((event) => event.threadId)).toEqual(['one', 'two']);
     expect(warn).toHaveBeenCalledOnce();
