@@ -4,6 +4,7 @@ import { buildCatalog, type Catalog, createRequestCatalogCache, isValidToolName 
 import { clockOption, failAfter, settleWithin, timeoutOption } from './clock';
 import {
   activatedNames,
+  catalogFingerprint,
   createReceiptSigner,
   type DerivedLoadState,
   deriveLoadState,
@@ -182,10 +183,6 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       `filter must be a function ({ toolName, tool, requestContext, phase }) => boolean, got ${typeof filter}`,
     );
   }
-  const signer: ReceiptSigner | undefined = options.signingSecret
-    ? createReceiptSigner(options.signingSecret)
-    : undefined;
-
   // A listener that throws must not break a step.
   const emit: (event: ToolSearchEvent) => void = safeListener(
     options.onEvent,
@@ -194,6 +191,12 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
 
   const staticCatalog = buildCatalog(options.catalog, { mode: 'strict', rankerFactory });
   staticCatalog.ranker(); // Build the index now: its cost belongs to start-up, not to the first search.
+  // Receipts bind the static catalog's names, computed once: another engine's receipts do not verify here.
+  const signer: ReceiptSigner | undefined = options.signingSecret
+    ? createReceiptSigner(options.signingSecret, {
+        catalogFingerprint: catalogFingerprint(staticCatalog.names()),
+      })
+    : undefined;
   /**
    * `tool-rejected`: each distinct rejection (tool name, reason, message) is reported once per
    * engine, whatever its reason, however many requests repeat it (the agent passes the same tools
@@ -1336,7 +1339,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       if (!signer) return output;
       const names = activatedNames(metaToolName, output);
       if (names.length === 0) return output;
-      return { ...output, receipt: signer.sign(threadId, metaToolName, names) };
+      return { ...output, receipt: signer.sign(threadId, metaToolName, output) };
     }
 
     // -- hooks the app replaced -----------------------------------------------
