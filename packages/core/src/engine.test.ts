@@ -1481,6 +1481,58 @@ describe('load-state store failures', () => {
     expect(clock.pendingTimers()).toBe(0);
   });
 
+  it('a store write that times out may have landed: the model is told so, and the next step shows what the store holds', async () => {
+    for (const write of ['settles late', 'never settles'] as const) {
+      for (const autoLoad of [false, true]) {
+        const inner = asyncStore();
+        const held = createDeferred<void>();
+        const store: LoadStateStore = {
+          ...inner,
+          add: async (threadId, names) => {
+            await (write === 'settles late' ? held.promise : new Promise<never>(() => {}));
+            return inner.add(threadId, names);
+          },
+        };
+        const { engine, clock } = harness({ storage: store, storeTimeoutMs: 500, search: { autoLoad } });
+        const request = engine.startRequest({ threadId: 't' });
+        await request.prepareStep();
+        const pending = autoLoad
+          ? request.searchTools({ query: 'send email' })
+          : request.loadTool({ toolName: 'send_email' });
+        await clock.advanceAsync(500);
+        const output: { message: string } = await pending;
+        expect(output.message, write).toContain(
+          'Tool state did not answer in time, so these tools may have been loaded: send_email',
+        );
+        expect(output.message).toContain('offered from your next step');
+        expect(output.message).not.toMatch(/nothing was loaded|could not be loaded/);
+        // The same step: the tool is not offered, and the guard says the same as the result.
+        expect(await request.guard('send_email')).toMatchObject({
+          allowed: false,
+          message: expect.stringContaining('may have been loaded (tool state did not answer in time)'),
+        });
+        if (write === 'settles late') {
+          held.resolve();
+          await clock.advanceAsync(0);
+        }
+        const next = await request.prepareStep();
+        const landed = write === 'settles late';
+        expect(next.visible.includes('send_email'), `${write}, autoLoad ${autoLoad}`).toBe(landed);
+        const decision = await request.guard('send_email');
+        expect(decision.allowed).toBe(landed);
+        if (!landed) expect(decision.message).toContain('Tool "send_email" is not loaded');
+      }
+    }
+  });
+
+  it('a store that refuses a write (known to write nothing) still says nothing was loaded', async () => {
+    const store = brokenStore('reject');
+    const { engine } = harness({ storage: store });
+    const output = await engine.startRequest({ threadId: 't' }).loadTool({ toolName: 'send_email' });
+    expect(output.message).toContain('nothing was loaded');
+    expect(output.message).not.toContain('may have been loaded');
+  });
+
   it('bounds nothing when a timeout is above the largest timer delay (2^31 ms): no timer, no timeout', async () => {
     const held = createDeferred<void>();
     const inner = asyncStore();

@@ -843,6 +843,8 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
     // maxLoadedTools, expired, cleared) and must be loaded again.
     let moment = 0;
     const loadedThisRequest = new Map<string, number>();
+    /** Names whose store write timed out in this request (it may land later), at that moment. */
+    const uncertainThisRequest = new Map<string, number>();
     let records: readonly ConversationRecord[] | undefined;
     let plan: InternalPlan<TTool> | undefined;
 
@@ -1098,7 +1100,10 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
         return {
           results,
           loaded: [],
-          message: `Found ${results.length} tool(s): ${names}, but they could not be loaded right now (tool state is unavailable). Try again in a moment.`,
+          message:
+            outcome.mayHaveLoaded.length > 0
+              ? `Found ${results.length} tool(s): ${names}. ${mayHaveLoadedMessage(outcome.mayHaveLoaded)}`
+              : `Found ${results.length} tool(s): ${names}, but they could not be loaded right now (tool state is unavailable). Try again in a moment.`,
         };
       }
       // An always-on tool the search found is available, not loaded by it (nor used: it takes no
@@ -1117,7 +1122,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
 
     type LoadOutcome =
       | { ok: true; loaded: string[]; alreadyLoaded: string[]; evicted: string[] }
-      | { ok: false; error: ToolSearchError };
+      | { ok: false; error: ToolSearchError; mayHaveLoaded: readonly string[] };
 
     /** How a load is reported: whether a search made it, and the names it did not find. */
     interface LoadReport {
@@ -1148,7 +1153,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       try {
         current = await currentLoadedNames();
       } catch (error) {
-        return { ok: false, error: error as ToolSearchError };
+        return { ok: false, error: error as ToolSearchError, mayHaveLoaded: [] };
       }
       signal?.throwIfAborted();
       const present = new Set([...current, ...alwaysOnNames]);
@@ -1167,7 +1172,14 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
           try {
             evicted = await storeAdd(threadId, loaded, used);
           } catch (error) {
-            return { ok: false, error: error as ToolSearchError };
+            // A write that timed out may still land: its outcome is unknown. Any other failure
+            // (the store refused before writing) wrote nothing.
+            const timedOut = ToolSearchError.isInstance(error) && error.code === 'STORE_TIMEOUT';
+            if (timedOut) {
+              const at = ++moment;
+              for (const name of loaded) uncertainThisRequest.set(name, at);
+            }
+            return { ok: false, error: error as ToolSearchError, mayHaveLoaded: timedOut ? loaded : [] };
           }
         } else {
           noteUse(threadId, used);
@@ -1261,7 +1273,9 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
         return {
           success: false,
           message:
-            'Tools could not be loaded right now (tool state is unavailable). Try again in a moment; nothing was loaded.',
+            outcome.mayHaveLoaded.length > 0
+              ? mayHaveLoadedMessage(outcome.mayHaveLoaded)
+              : 'Tools could not be loaded right now (tool state is unavailable). Try again in a moment; nothing was loaded.',
           ...(parsed.single ? { toolName: clip(parsed.names[0]!, 100) } : {}),
         };
       }
@@ -1360,6 +1374,14 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       emit({ type: 'hook-replaced', threadId, time: now(), hook });
     }
     /** When a loaded tool can be called: from the next step, or, once the app chooses the tools, only if it does. */
+    /** A store write that timed out: whether it landed is unknown until the next step reads the store. */
+    function mayHaveLoadedMessage(names: readonly string[]): string {
+      return (
+        `Tool state did not answer in time, so these tools may have been loaded: ${names.join(', ')}. ` +
+        `Each that was will be offered ${fromNextStep()}; load again any that is not offered then.`
+      );
+    }
+
     function fromNextStep(): string {
       return stepsReplaced
         ? 'from your next step if offered: this app chooses your tools itself, not tool search, so a loaded tool may never be offered (then do not load it again)'
@@ -1416,6 +1438,13 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
           stepsReplaced
             ? `Tool "${canonical}" was just loaded, so it was not run: it can be called ${fromNextStep()}.`
             : `Tool "${canonical}" was just loaded; it can be called from your next step, not in the step that loaded it. Call it again now.`,
+        );
+      }
+      const uncertainAt = uncertainThisRequest.get(canonical);
+      if (uncertainAt !== undefined && uncertainAt > current.readAt) {
+        return deny(
+          'not-loaded',
+          `Tool "${canonical}" may have been loaded (tool state did not answer in time), so it was not run. If it was, it will be offered ${fromNextStep()}; if it is not offered then, load it again.`,
         );
       }
       if (loadedAt !== undefined || unloadedFromThread(canonical)) {
