@@ -66,7 +66,7 @@ describe('deriveLoadedNames', () => {
     expect(deriveLoadedNames({ ...base, records })).toEqual([]);
   });
 
-  it('never counts a search result alone; with autoLoad, counts what it loaded', () => {
+  it('never counts a search result alone; with autoLoad, counts what it loaded (Mastra 1.71: its results, unsigned)', () => {
     const records = [
       call('1', 'search_tools', { query: 'weather' }),
       result('1', 'search_tools', {
@@ -81,7 +81,38 @@ describe('deriveLoadedNames', () => {
       }),
     ];
     expect(deriveLoadedNames({ ...base, records })).toEqual([]);
-    expect(deriveLoadedNames({ ...base, records, autoLoad: true })).toEqual(['send_email']);
+    // The first result has Mastra 1.71's autoLoad shape: `results` and no `loaded`.
+    expect(deriveLoadedNames({ ...base, records, autoLoad: true })).toEqual(['getWeather', 'send_email']);
+    // A result with `loaded` says what it loaded, whatever its results; with a secret, an unsigned result grants nothing.
+    const ours = [
+      call('3', 'search_tools', { query: 'x' }),
+      result('3', 'search_tools', { results: [{ name: 'x' }], loaded: [] }),
+    ];
+    expect(deriveLoadedNames({ ...base, records: ours, autoLoad: true })).toEqual([]);
+    const signer = createReceiptSigner('s3cret');
+    expect(deriveLoadedNames({ ...base, records, autoLoad: true, signer })).toEqual([]);
+  });
+
+  it("restores Mastra 1.71's load_tool results (single and list forms), unsigned", () => {
+    const records = [
+      call('1', 'load_tool', { toolName: 'a' }),
+      result('1', 'load_tool', {
+        success: true,
+        message: 'Tool "a" loaded successfully. It will be available on your next turn.',
+        toolName: 'a',
+      }),
+      call('2', 'load_tool', { toolNames: ['b', 'c', 'zz'] }),
+      result('2', 'load_tool', {
+        success: false,
+        message: 'Loaded: b, c — available on your next turn | Not found: zz',
+        loadedCount: 2,
+        loaded: ['b', 'c'],
+        notFound: ['zz'],
+      }),
+      call('3', 'load_tool', { toolName: 'zz' }),
+      result('3', 'load_tool', { success: false, message: 'Tool "zz" not found.', toolName: 'zz' }),
+    ];
+    expect(deriveLoadedNames({ ...base, records })).toEqual(['a', 'b', 'c']);
   });
 
   it('pairs a result with the nearest call of its id before it (ids numbered per response recur)', () => {

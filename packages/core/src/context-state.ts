@@ -191,6 +191,16 @@ export function loadProof(metaToolName: string, output: unknown): Record<string,
   return proof;
 }
 
+/** The names of a search result's `results` when it has no `loaded` field (Mastra 1.71's autoLoad shape). */
+function resultNamesWithoutLoaded(output: unknown): string[] {
+  const result = normalizeToolOutput(output);
+  if (!result || Object.hasOwn(result, 'loaded') || !Array.isArray(result.results)) return [];
+  const names = new Set<string>();
+  for (const item of result.results)
+    if (isRecord(item) && typeof item.name === 'string') names.add(item.name);
+  return [...names];
+}
+
 /** The names a `load_tool` result lists under `alreadyLoaded` and not under `loaded`. */
 function alreadyLoadedOnly(result: Record<string, unknown> | undefined): Set<string> | undefined {
   if (!result) return undefined;
@@ -283,7 +293,12 @@ export function deriveLoadState(options: DeriveLoadStateOptions): DerivedLoadSta
     if (found.toolName !== LOAD_TOOL_NAME && found.toolName !== SEARCH_TOOLS_NAME) continue;
     const call = { toolName: found.toolName, input: found.input };
     if (call.toolName === SEARCH_TOOLS_NAME && !autoLoad) continue;
-    const names = activatedNames(call.toolName, record.output);
+    let names = activatedNames(call.toolName, record.output);
+    // Mastra 1.71's autoLoad search result lists what it loaded as `results: [{ name }]`, with no
+    // `loaded`: unsigned, it restores a conversation Mastra's own processor stored. With a secret,
+    // an unsigned result grants nothing, so it is never read.
+    if (names.length === 0 && !signer && call.toolName === SEARCH_TOOLS_NAME)
+      names = resultNamesWithoutLoaded(record.output);
     if (names.length === 0) continue;
     if (signer) {
       const result = normalizeToolOutput(record.output);
