@@ -113,6 +113,23 @@ describe('deriveLoadedNames', () => {
       result('3', 'load_tool', { success: false, message: 'Tool "zz" not found.', toolName: 'zz' }),
     ];
     expect(deriveLoadedNames({ ...base, records })).toEqual(['a', 'b', 'c']);
+    // Mastra names a tool by its id: its own shapes are mapped to ours; a result in our shape is not.
+    const canonicalName = (name: string) => (name === 'get-weather' ? 'getWeather' : name);
+    const byId = [
+      call('4', 'load_tool', { toolName: 'get-weather' }),
+      result('4', 'load_tool', { success: true, message: '', toolName: 'get-weather' }),
+      call('5', 'search_tools', { query: 'weather' }),
+      result('5', 'search_tools', { results: [{ name: 'get-weather' }], message: '' }),
+    ];
+    expect(deriveLoadedNames({ ...base, records: byId.slice(0, 2), canonicalName })).toEqual(['getWeather']);
+    expect(deriveLoadedNames({ ...base, records: byId.slice(2), canonicalName, autoLoad: true })).toEqual([
+      'getWeather',
+    ]);
+    const ours = [
+      call('6', 'load_tool', { toolName: 'get-weather' }),
+      result('6', 'load_tool', { success: true, toolName: 'get-weather', loaded: ['get-weather'] }),
+    ];
+    expect(deriveLoadedNames({ ...base, records: ours, canonicalName })).toEqual(['get-weather']);
   });
 
   it('pairs a result with the nearest call of its id before it (ids numbered per response recur)', () => {

@@ -201,6 +201,18 @@ function resultNamesWithoutLoaded(output: unknown): string[] {
   return [...names];
 }
 
+/** Mastra 1.71's single-form load result: `{ success: true, toolName }` with neither list. */
+function isSingleLoadWithoutLists(output: unknown): boolean {
+  const result = normalizeToolOutput(output);
+  return (
+    result !== undefined &&
+    result.success === true &&
+    typeof result.toolName === 'string' &&
+    !Object.hasOwn(result, 'loaded') &&
+    !Object.hasOwn(result, 'alreadyLoaded')
+  );
+}
+
 /** The names a `load_tool` result lists under `alreadyLoaded` and not under `loaded`. */
 function alreadyLoadedOnly(result: Record<string, unknown> | undefined): Set<string> | undefined {
   if (!result) return undefined;
@@ -297,8 +309,14 @@ export function deriveLoadState(options: DeriveLoadStateOptions): DerivedLoadSta
     // Mastra 1.71's autoLoad search result lists what it loaded as `results: [{ name }]`, with no
     // `loaded`: unsigned, it restores a conversation Mastra's own processor stored. With a secret,
     // an unsigned result grants nothing, so it is never read.
-    if (names.length === 0 && !signer && call.toolName === SEARCH_TOOLS_NAME)
+    let legacy = false;
+    if (names.length === 0 && !signer && call.toolName === SEARCH_TOOLS_NAME) {
       names = resultNamesWithoutLoaded(record.output);
+      legacy = true;
+    } else if (!signer && call.toolName === LOAD_TOOL_NAME) legacy = isSingleLoadWithoutLists(record.output);
+    // Mastra names a tool by its id where it has one; ours by its key. A shape only Mastra writes
+    // (the engine always lists `loaded` or `alreadyLoaded`) has its names mapped as the model's are.
+    if (legacy) names = [...new Set(names.map(canonical))];
     if (names.length === 0) continue;
     if (signer) {
       const result = normalizeToolOutput(record.output);
