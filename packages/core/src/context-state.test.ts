@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { entry, harness } from './__fixtures__/engine-fixtures';
 import {
   activatedNames,
+  catalogFingerprint,
   createReceiptSigner,
   deriveLoadedNames,
   loadProof,
@@ -65,7 +66,7 @@ describe('deriveLoadedNames', () => {
     expect(deriveLoadedNames({ ...base, records })).toEqual([]);
   });
 
-  it('never counts a search result alone; with autoLoad, counts what it loaded', () => {
+  it('never counts a search result alone; with autoLoad, counts what it loaded (Mastra 1.71: its results, unsigned)', () => {
     const records = [
       call('1', 'search_tools', { query: 'weather' }),
       result('1', 'search_tools', {
@@ -80,7 +81,55 @@ describe('deriveLoadedNames', () => {
       }),
     ];
     expect(deriveLoadedNames({ ...base, records })).toEqual([]);
-    expect(deriveLoadedNames({ ...base, records, autoLoad: true })).toEqual(['send_email']);
+    // The first result has Mastra 1.71's autoLoad shape: `results` and no `loaded`.
+    expect(deriveLoadedNames({ ...base, records, autoLoad: true })).toEqual(['getWeather', 'send_email']);
+    // A result with `loaded` says what it loaded, whatever its results; with a secret, an unsigned result grants nothing.
+    const ours = [
+      call('3', 'search_tools', { query: 'x' }),
+      result('3', 'search_tools', { results: [{ name: 'x' }], loaded: [] }),
+    ];
+    expect(deriveLoadedNames({ ...base, records: ours, autoLoad: true })).toEqual([]);
+    const signer = createReceiptSigner('s3cret');
+    expect(deriveLoadedNames({ ...base, records, autoLoad: true, signer })).toEqual([]);
+  });
+
+  it("restores Mastra 1.71's load_tool results (single and list forms), unsigned", () => {
+    const records = [
+      call('1', 'load_tool', { toolName: 'a' }),
+      result('1', 'load_tool', {
+        success: true,
+        message: 'Tool "a" loaded successfully. It will be available on your next turn.',
+        toolName: 'a',
+      }),
+      call('2', 'load_tool', { toolNames: ['b', 'c', 'zz'] }),
+      result('2', 'load_tool', {
+        success: false,
+        message: 'Loaded: b, c — available on your next turn | Not found: zz',
+        loadedCount: 2,
+        loaded: ['b', 'c'],
+        notFound: ['zz'],
+      }),
+      call('3', 'load_tool', { toolName: 'zz' }),
+      result('3', 'load_tool', { success: false, message: 'Tool "zz" not found.', toolName: 'zz' }),
+    ];
+    expect(deriveLoadedNames({ ...base, records })).toEqual(['a', 'b', 'c']);
+    // Mastra names a tool by its id: its own shapes are mapped to ours; a result in our shape is not.
+    const canonicalName = (name: string) => (name === 'get-weather' ? 'getWeather' : name);
+    const byId = [
+      call('4', 'load_tool', { toolName: 'get-weather' }),
+      result('4', 'load_tool', { success: true, message: '', toolName: 'get-weather' }),
+      call('5', 'search_tools', { query: 'weather' }),
+      result('5', 'search_tools', { results: [{ name: 'get-weather' }], message: '' }),
+    ];
+    expect(deriveLoadedNames({ ...base, records: byId.slice(0, 2), canonicalName })).toEqual(['getWeather']);
+    expect(deriveLoadedNames({ ...base, records: byId.slice(2), canonicalName, autoLoad: true })).toEqual([
+      'getWeather',
+    ]);
+    const ours = [
+      call('6', 'load_tool', { toolName: 'get-weather' }),
+      result('6', 'load_tool', { success: true, toolName: 'get-weather', loaded: ['get-weather'] }),
+    ];
+    expect(deriveLoadedNames({ ...base, records: ours, canonicalName })).toEqual(['get-weather']);
   });
 
   it('pairs a result with the nearest call of its id before it (ids numbered per response recur)', () => {
@@ -193,21 +242,71 @@ describe('deriveLoadedNames', () => {
 describe('receipts', () => {
   const signer = createReceiptSigner('s3cret');
 
-  it('verify what they signed, whatever the order of names', () => {
-    const receipt = signer.sign('t', 'load_tool', ['b', 'a']);
-    expect(receipt).toMatch(/^v1\.[A-Za-z0-9_-]{43}$/);
-    expect(signer.verify('t', 'load_tool', ['a', 'b'], receipt)).toBe(true);
+  const grant = { success: true, toolName: 'a', loaded: ['a'] };
+
+  it('verify what they signed (v2, the canonical unpadded base64url of 32 bytes)', () => {
+    const receipt = signer.sign('t', 'load_tool', grant);
+    expect(receipt).toMatch(/^v2\.[A-Za-z0-9_-]{43}$/);
+    expect(signer.verify('t', 'load_tool', { ...grant, message: 'other words' }, receipt)).toBe(true);
   });
 
-  it('reject another thread, another meta-tool, other names, another secret, junk', () => {
-    const receipt = signer.sign('t', 'load_tool', ['a']);
-    expect(signer.verify('u', 'load_tool', ['a'], receipt)).toBe(false);
-    expect(signer.verify('t', 'search_tools', ['a'], receipt)).toBe(false);
-    expect(signer.verify('t', 'load_tool', ['a', 'admin'], receipt)).toBe(false);
-    expect(createReceiptSigner('other').verify('t', 'load_tool', ['a'], receipt)).toBe(false);
-    for (const junk of [undefined, '', 'v1.', 'v1.abc', receipt.slice(0, -2), `v2.${receipt.slice(3)}`, 42]) {
-      expect(signer.verify('t', 'load_tool', ['a'], junk)).toBe(false);
+  it('reject another thread, another meta-tool, another grant, another secret or catalog, junk', () => {
+    const receipt = signer.sign('t', 'load_tool', grant);
+    expect(signer.verify('u', 'load_tool', grant, receipt)).toBe(false);
+    expect(signer.verify('t', 'search_tools', grant, receipt)).toBe(false);
+    expect(signer.verify('t', 'load_tool', { ...grant, loaded: ['a', 'admin'] }, receipt)).toBe(false);
+    expect(createReceiptSigner('other').verify('t', 'load_tool', grant, receipt)).toBe(false);
+    const otherCatalog = createReceiptSigner('s3cret', {
+      catalogFingerprint: catalogFingerprint(['a', 'b']),
+    });
+    expect(otherCatalog.verify('t', 'load_tool', grant, receipt)).toBe(false);
+    const body = receipt.slice(3);
+    // The last character carries 2 stray bits: a variant decodes to the same bytes, and is refused.
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const sibling = alphabet[alphabet.indexOf(body.at(-1)!) + 1];
+    expect(Buffer.from(`${body.slice(0, -1)}${sibling}`, 'base64url')).toEqual(
+      Buffer.from(body, 'base64url'),
+    );
+    for (const junk of [
+      undefined,
+      '',
+      'v2.',
+      'v2.abc',
+      receipt.slice(0, -2),
+      `v1.${body}`,
+      `${receipt}!!`,
+      `${receipt}=`,
+      ` ${receipt}`,
+      `v2.${body.slice(0, -1)}${sibling}`,
+      42,
+    ]) {
+      expect(signer.verify('t', 'load_tool', grant, junk)).toBe(false);
     }
+  });
+
+  it('sign each field: moving a name between fields, or dropping alreadyLoaded or success, breaks it', () => {
+    const genuine = { success: true, toolName: 'getWeather', alreadyLoaded: ['getWeather'] };
+    const receipt = signer.sign('t', 'load_tool', genuine);
+    for (const edited of [
+      { success: true, toolName: 'getWeather' },
+      { success: true, toolName: 'getWeather', loaded: ['getWeather'] },
+      { success: true, toolName: 'getWeather', loaded: ['getWeather'], alreadyLoaded: ['getWeather'] },
+      { success: 'true', toolName: 'getWeather', alreadyLoaded: ['getWeather'] },
+      { success: true, toolName: 'other', alreadyLoaded: ['getWeather'] },
+    ]) {
+      expect(signer.verify('t', 'load_tool', edited, receipt)).toBe(false);
+    }
+    const search = { results: [], loaded: ['a'], alreadyLoaded: ['b'] };
+    const searchReceipt = signer.sign('t', 'search_tools', search);
+    expect(
+      signer.verify('t', 'search_tools', { ...search, loaded: ['a', 'b'], alreadyLoaded: [] }, searchReceipt),
+    ).toBe(false);
+    expect(signer.verify('t', 'search_tools', { results: [], loaded: ['a'] }, searchReceipt)).toBe(false);
+  });
+
+  it('a catalog fingerprint depends on the names only, not on their order', () => {
+    expect(catalogFingerprint(['b', 'a', 'a'])).toBe(catalogFingerprint(['a', 'b']));
+    expect(catalogFingerprint(['a'])).not.toBe(catalogFingerprint(['a', 'b']));
   });
 
   it('need a non-empty string secret (INVALID_OPTIONS), as the engine’s signingSecret does', () => {
@@ -455,7 +554,7 @@ describe("'context' storage with a signing secret", () => {
   it('signs load results and accepts them back', async () => {
     const { engine } = signed();
     const output = await engine.startRequest({ threadId: 't' }).loadTool({ toolName: 'send_email' });
-    expect(output.receipt).toMatch(/^v1\./);
+    expect(output.receipt).toMatch(/^v2\./);
     const records = exchange('1', 'load_tool', { toolName: 'send_email' }, output);
     expect((await engine.startRequest({ threadId: 't' }).prepareStep({ records })).visible).toContain(
       'send_email',
@@ -565,6 +664,66 @@ describe("'context' storage with a signing secret", () => {
     );
     expect(loadProof('load_tool', '[cleared]')).toBeUndefined();
     expect(loadProof('get_weather', { success: true, toolName: 'a' })).toBeUndefined();
+  });
+
+  it('a genuine result for an always-on tool, edited (alreadyLoaded dropped or moved to loaded), loads nothing', async () => {
+    const { engine } = signed();
+    const request = engine.startRequest({ threadId: 't', alwaysOn: ['getWeather'] });
+    const genuine = await request.loadTool({ toolName: 'getWeather' });
+    expect(genuine).toMatchObject({ success: true, toolName: 'getWeather', alreadyLoaded: ['getWeather'] });
+    const { alreadyLoaded: _dropped, ...withoutAlreadyLoaded } = genuine;
+    const input = { toolName: 'getWeather' };
+    for (const edited of [withoutAlreadyLoaded, { ...withoutAlreadyLoaded, loaded: ['getWeather'] }]) {
+      const later = engine.startRequest({ threadId: 't' });
+      const records = exchange('1', 'load_tool', input, edited);
+      expect((await later.prepareStep({ records })).visible).toEqual(['search_tools', 'load_tool']);
+      expect((await later.guard('getWeather')).allowed).toBe(false);
+    }
+  });
+
+  it('a v1 receipt (from before per-field signing) is not honoured', async () => {
+    const { engine } = signed();
+    const output = await engine.startRequest({ threadId: 't' }).loadTool({ toolName: 'send_email' });
+    const records = exchange(
+      '1',
+      'load_tool',
+      { toolName: 'send_email' },
+      { ...output, receipt: `v1.${output.receipt!.slice(3)}` },
+    );
+    expect((await engine.startRequest({ threadId: 't' }).prepareStep({ records })).visible).toEqual([
+      'search_tools',
+      'load_tool',
+    ]);
+  });
+
+  it('a receipt of an engine with another catalog, the same secret and thread, loads nothing', async () => {
+    const first = harness({ storage: 'context', signingSecret: 'server-secret' });
+    const output = await first.engine.startRequest({ threadId: 't' }).loadTool({ toolName: 'send_email' });
+    const records = exchange('1', 'load_tool', { toolName: 'send_email' }, output);
+    const same = harness({ storage: 'context', signingSecret: 'server-secret' });
+    expect((await same.engine.startRequest({ threadId: 't' }).prepareStep({ records })).visible).toContain(
+      'send_email',
+    );
+    const other = harness({
+      storage: 'context',
+      signingSecret: 'server-secret',
+      catalog: [entry('send_email'), entry('delete_account')],
+    });
+    const request = other.engine.startRequest({ threadId: 't' });
+    expect((await request.prepareStep({ records })).visible).toEqual(['search_tools', 'load_tool']);
+    expect((await request.guard('send_email')).allowed).toBe(false);
+  });
+
+  it('a request-resolved tool’s load holds in the next request (resolved tools are not in the fingerprint)', async () => {
+    const { engine } = signed();
+    const tools = [entry('mcp_lookup', { owner: 'request' })];
+    const output = await engine
+      .startRequest({ threadId: 't', requestTools: tools })
+      .loadTool({ toolName: 'mcp_lookup' });
+    const records = exchange('1', 'load_tool', { toolName: 'mcp_lookup' }, output);
+    const other = [...tools, entry('mcp_other', { owner: 'request' })];
+    const plan = await engine.startRequest({ threadId: 't', requestTools: other }).prepareStep({ records });
+    expect(plan.visible).toEqual(['search_tools', 'load_tool', 'mcp_lookup']);
   });
 
   it('a receipt from one engine means nothing to an engine with another secret', async () => {

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { ToolSearchError } from './errors';
 import { createLoadedToolsReplay, type LoadedToolsReplay } from './loaded-tools-cap';
 import { LOAD_TOOL_NAME, parseLoadToolInput, SEARCH_TOOLS_NAME } from './meta-tools';
@@ -13,11 +13,17 @@ import type { ConversationRecord } from './types';
  * also be names the call asked for. A search result alone never loads anything.
  *
  * Receipts (with a signing secret): each meta-tool result that loads something
- * carries `receipt = "v1." + base64url(HMAC-SHA256(secret, ["tool-search/receipt/v1",
- * threadId, metaToolName, sortedUniqueNames]))`, where the names are exactly those the
- * result reports as loaded ({@link activatedNames}). A record whose receipt does not
- * verify is ignored. So a forged result, an edited name list, a result moved from
- * another thread, or a search result relabelled as a load cannot reproduce a receipt.
+ * carries `receipt = "v2." + base64url(HMAC-SHA256(secret, ["tool-search/receipt/v2",
+ * catalogFingerprint, threadId, metaToolName, grant]))`, where `grant` is every field of
+ * the result that 'context' storage reads ({@link receiptGrant}): `success` (whether it
+ * is true), `toolName`, and the `loaded` and `alreadyLoaded` lists exactly as written, in
+ * their own fields. A record whose receipt does not verify is ignored. So a forged
+ * result, an edited or deleted field (a name moved from `alreadyLoaded` to `loaded`, an
+ * `alreadyLoaded` dropped), a result moved from another thread, a result of an engine
+ * with another catalog, or a search result relabelled as a load cannot reproduce a
+ * receipt. The receipt must be exactly the canonical encoding (no padding, no junk).
+ * v1 receipts (which signed only the set of names, so a field could be edited into a
+ * load) are not honoured: a v1 result loads nothing, the model loads the tool again.
  * The tool call id is NOT bound: not every framework tells a tool its call id (and
  * the engine's handlers take none). The only replay this leaves is copying a genuine
  * result of the same thread into another call that asks for the same names, which
@@ -26,29 +32,79 @@ import type { ConversationRecord } from './types';
  * share the 'default' thread, so they share receipts too: give threads ids.
  */
 
-const RECEIPT_VERSION = 'v1';
+const RECEIPT_VERSION = 'v2';
+const RECEIPT_DOMAIN = 'tool-search/receipt/v2';
+/** base64url of an HMAC-SHA256 digest (32 bytes), unpadded. */
+const RECEIPT_BODY = /^[A-Za-z0-9_-]{43}$/;
 
 export interface ReceiptSigner {
-  sign(threadId: string, metaToolName: string, names: readonly string[]): string;
-  verify(threadId: string, metaToolName: string, names: readonly string[], receipt: unknown): boolean;
+  /** The receipt of a meta-tool result: it signs the result's {@link receiptGrant}. */
+  sign(threadId: string, metaToolName: string, output: unknown): string;
+  /** Whether `receipt` is the one this signer gives `output` (as the engine stored it) in this thread. */
+  verify(threadId: string, metaToolName: string, output: unknown, receipt: unknown): boolean;
+}
+
+export interface ReceiptSignerOptions {
+  /**
+   * Binds receipts to one catalog: a receipt signed with another fingerprint does not verify.
+   * The engine passes {@link catalogFingerprint} of its static catalog. Default: none ('').
+   */
+  readonly catalogFingerprint?: string;
+}
+
+/**
+ * A fingerprint of a catalog's tool names (order does not matter): engines with the same names
+ * share it, in any process. Request-resolved tools are not part of it (see the README).
+ */
+export function catalogFingerprint(names: Iterable<string>): string {
+  return createHash('sha256')
+    .update(JSON.stringify([...new Set(names)].sort()))
+    .digest('base64url');
+}
+
+/**
+ * What a receipt signs of a meta-tool result: what the result grants, field by field. Any edit
+ * that could change what 'context' storage loads from the result changes this value.
+ */
+export function receiptGrant(output: unknown): {
+  readonly success: boolean;
+  readonly toolName: string | null;
+  readonly loaded: readonly string[];
+  readonly alreadyLoaded: readonly string[];
+} {
+  const result = normalizeToolOutput(output) ?? {};
+  return {
+    success: result.success === true,
+    toolName: typeof result.toolName === 'string' ? result.toolName : null,
+    loaded: strings(result.loaded),
+    alreadyLoaded: strings(result.alreadyLoaded),
+  };
 }
 
 /** Signs and verifies receipts with `secret`: a non-empty string, else `INVALID_OPTIONS` (as the engine's `signingSecret`). */
-export function createReceiptSigner(secret: string): ReceiptSigner {
+export function createReceiptSigner(secret: string, options: ReceiptSignerOptions = {}): ReceiptSigner {
   if (typeof secret !== 'string' || secret.length === 0) {
     throw new ToolSearchError('INVALID_OPTIONS', 'createReceiptSigner needs a non-empty string secret.');
   }
-  const mac = (threadId: string, metaToolName: string, names: readonly string[]) =>
+  const fingerprint = options.catalogFingerprint ?? '';
+  if (typeof fingerprint !== 'string') {
+    throw new ToolSearchError('INVALID_OPTIONS', 'createReceiptSigner: catalogFingerprint must be a string.');
+  }
+  const mac = (threadId: string, metaToolName: string, output: unknown) =>
     createHmac('sha256', secret)
-      .update(JSON.stringify(['tool-search/receipt/v1', threadId, metaToolName, [...new Set(names)].sort()]))
+      .update(JSON.stringify([RECEIPT_DOMAIN, fingerprint, threadId, metaToolName, receiptGrant(output)]))
       .digest();
   return {
-    sign: (threadId, metaToolName, names) =>
-      `${RECEIPT_VERSION}.${mac(threadId, metaToolName, names).toString('base64url')}`,
-    verify(threadId, metaToolName, names, receipt) {
+    sign: (threadId, metaToolName, output) =>
+      `${RECEIPT_VERSION}.${mac(threadId, metaToolName, output).toString('base64url')}`,
+    verify(threadId, metaToolName, output, receipt) {
       if (typeof receipt !== 'string' || !receipt.startsWith(`${RECEIPT_VERSION}.`)) return false;
-      const given = Buffer.from(receipt.slice(RECEIPT_VERSION.length + 1), 'base64url');
-      const expected = mac(threadId, metaToolName, names);
+      const body = receipt.slice(RECEIPT_VERSION.length + 1);
+      // Only the canonical encoding: base64url decoding skips junk ("…!!") and ignores stray bits.
+      if (!RECEIPT_BODY.test(body)) return false;
+      const given = Buffer.from(body, 'base64url');
+      if (given.toString('base64url') !== body) return false;
+      const expected = mac(threadId, metaToolName, output);
       return given.length === expected.length && timingSafeEqual(given, expected);
     },
   };
@@ -99,7 +155,7 @@ function strings(value: unknown): string[] {
 }
 
 /**
- * The names a meta-tool result says are loaded: the set a receipt signs.
+ * The names a meta-tool result says are loaded (a receipt signs them in their fields: {@link receiptGrant}).
  * `load_tool`: `loaded`, `alreadyLoaded`, and `toolName` when `success` is true.
  * `search_tools`: `loaded` only (present when autoLoad produced it).
  */
@@ -133,6 +189,28 @@ export function loadProof(metaToolName: string, output: unknown): Record<string,
   const proof: Record<string, unknown> = {};
   for (const field of PROOF_FIELDS) if (Object.hasOwn(result, field)) proof[field] = result[field];
   return proof;
+}
+
+/** The names of a search result's `results` when it has no `loaded` field (Mastra 1.71's autoLoad shape). */
+function resultNamesWithoutLoaded(output: unknown): string[] {
+  const result = normalizeToolOutput(output);
+  if (!result || Object.hasOwn(result, 'loaded') || !Array.isArray(result.results)) return [];
+  const names = new Set<string>();
+  for (const item of result.results)
+    if (isRecord(item) && typeof item.name === 'string') names.add(item.name);
+  return [...names];
+}
+
+/** Mastra 1.71's single-form load result: `{ success: true, toolName }` with neither list. */
+function isSingleLoadWithoutLists(output: unknown): boolean {
+  const result = normalizeToolOutput(output);
+  return (
+    result !== undefined &&
+    result.success === true &&
+    typeof result.toolName === 'string' &&
+    !Object.hasOwn(result, 'loaded') &&
+    !Object.hasOwn(result, 'alreadyLoaded')
+  );
 }
 
 /** The names a `load_tool` result lists under `alreadyLoaded` and not under `loaded`. */
@@ -227,11 +305,22 @@ export function deriveLoadState(options: DeriveLoadStateOptions): DerivedLoadSta
     if (found.toolName !== LOAD_TOOL_NAME && found.toolName !== SEARCH_TOOLS_NAME) continue;
     const call = { toolName: found.toolName, input: found.input };
     if (call.toolName === SEARCH_TOOLS_NAME && !autoLoad) continue;
-    const names = activatedNames(call.toolName, record.output);
+    let names = activatedNames(call.toolName, record.output);
+    // Mastra 1.71's autoLoad search result lists what it loaded as `results: [{ name }]`, with no
+    // `loaded`: unsigned, it restores a conversation Mastra's own processor stored. With a secret,
+    // an unsigned result grants nothing, so it is never read.
+    let legacy = false;
+    if (names.length === 0 && !signer && call.toolName === SEARCH_TOOLS_NAME) {
+      names = resultNamesWithoutLoaded(record.output);
+      legacy = true;
+    } else if (!signer && call.toolName === LOAD_TOOL_NAME) legacy = isSingleLoadWithoutLists(record.output);
+    // Mastra names a tool by its id where it has one; ours by its key. A shape only Mastra writes
+    // (the engine always lists `loaded` or `alreadyLoaded`) has its names mapped as the model's are.
+    if (legacy) names = [...new Set(names.map(canonical))];
     if (names.length === 0) continue;
     if (signer) {
-      const receipt = normalizeToolOutput(record.output)?.receipt;
-      if (!signer.verify(threadId, call.toolName, names, receipt)) continue;
+      const result = normalizeToolOutput(record.output);
+      if (!signer.verify(threadId, call.toolName, result, result?.receipt)) continue;
     }
     let accepted = names;
     if (call.toolName === LOAD_TOOL_NAME) {

@@ -10,6 +10,7 @@ import {
 import { clockOption, failAfter, settleWithin, timeoutOption } from './clock';
 import {
   activatedNames,
+  catalogFingerprint,
   createReceiptSigner,
   type DerivedLoadState,
   deriveLoadState,
@@ -192,10 +193,6 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       `filter must be a function ({ toolName, tool, requestContext, phase }) => boolean, got ${typeof filter}`,
     );
   }
-  const signer: ReceiptSigner | undefined = options.signingSecret
-    ? createReceiptSigner(options.signingSecret)
-    : undefined;
-
   // A listener that throws must not break a step.
   const emit: (event: ToolSearchEvent) => void = safeListener(
     options.onEvent,
@@ -204,6 +201,12 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
 
   const staticCatalog = buildCatalog(options.catalog, { mode: 'strict', rankerFactory });
   staticCatalog.ranker(); // Build the index now: its cost belongs to start-up, not to the first search.
+  // Receipts bind the static catalog's names, computed once: another engine's receipts do not verify here.
+  const signer: ReceiptSigner | undefined = options.signingSecret
+    ? createReceiptSigner(options.signingSecret, {
+        catalogFingerprint: catalogFingerprint(staticCatalog.names()),
+      })
+    : undefined;
   /**
    * `tool-rejected`: each distinct rejection (tool name, reason, message) is reported once per
    * engine, whatever its reason, however many requests repeat it (the agent passes the same tools
@@ -855,6 +858,8 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
     // maxLoadedTools, expired, cleared) and must be loaded again.
     let moment = 0;
     const loadedThisRequest = new Map<string, number>();
+    /** Names whose store write timed out in this request (it may land later), at that moment. */
+    const uncertainThisRequest = new Map<string, number>();
     let records: readonly ConversationRecord[] | undefined;
     let plan: InternalPlan<TTool> | undefined;
 
@@ -1108,7 +1113,10 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
         return {
           results,
           loaded: [],
-          message: `Found ${results.length} tool(s): ${names}, but they could not be loaded right now (tool state is unavailable). Try again in a moment.`,
+          message:
+            outcome.mayHaveLoaded.length > 0
+              ? `Found ${results.length} tool(s): ${names}. ${mayHaveLoadedMessage(outcome.mayHaveLoaded)}`
+              : `Found ${results.length} tool(s): ${names}, but they could not be loaded right now (tool state is unavailable). Try again in a moment.`,
         };
       }
       // An always-on tool the search found is available, not loaded by it (nor used: it takes no
@@ -1146,7 +1154,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
 
     type LoadOutcome =
       | { ok: true; loaded: string[]; alreadyLoaded: string[]; evicted: string[] }
-      | { ok: false; error: ToolSearchError };
+      | { ok: false; error: ToolSearchError; mayHaveLoaded: readonly string[] };
 
     /** How a load is reported: whether a search made it, and the names it did not find. */
     interface LoadReport {
@@ -1177,7 +1185,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       try {
         current = await currentLoadedNames();
       } catch (error) {
-        return { ok: false, error: error as ToolSearchError };
+        return { ok: false, error: error as ToolSearchError, mayHaveLoaded: [] };
       }
       signal?.throwIfAborted();
       const present = new Set([...current, ...alwaysOnNames]);
@@ -1196,7 +1204,14 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
           try {
             evicted = await storeAdd(threadId, loaded, used);
           } catch (error) {
-            return { ok: false, error: error as ToolSearchError };
+            // A write that timed out may still land: its outcome is unknown. Any other failure
+            // (the store refused before writing) wrote nothing.
+            const timedOut = ToolSearchError.isInstance(error) && error.code === 'STORE_TIMEOUT';
+            if (timedOut) {
+              const at = ++moment;
+              for (const name of loaded) uncertainThisRequest.set(name, at);
+            }
+            return { ok: false, error: error as ToolSearchError, mayHaveLoaded: timedOut ? loaded : [] };
           }
         } else {
           noteUse(threadId, used);
@@ -1295,7 +1310,9 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
         return {
           success: false,
           message:
-            'Tools could not be loaded right now (tool state is unavailable). Try again in a moment; nothing was loaded.',
+            outcome.mayHaveLoaded.length > 0
+              ? mayHaveLoadedMessage(outcome.mayHaveLoaded)
+              : 'Tools could not be loaded right now (tool state is unavailable). Try again in a moment; nothing was loaded.',
           ...(parsed.single ? { toolName: clip(parsed.names[0]!, 100) } : {}),
         };
       }
@@ -1373,7 +1390,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       if (!signer) return output;
       const names = activatedNames(metaToolName, output);
       if (names.length === 0) return output;
-      return { ...output, receipt: signer.sign(threadId, metaToolName, names) };
+      return { ...output, receipt: signer.sign(threadId, metaToolName, output) };
     }
 
     // -- hooks the app replaced -----------------------------------------------
@@ -1394,6 +1411,14 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       emit({ type: 'hook-replaced', threadId, time: now(), hook });
     }
     /** When a loaded tool can be called: from the next step, or, once the app chooses the tools, only if it does. */
+    /** A store write that timed out: whether it landed is unknown until the next step reads the store. */
+    function mayHaveLoadedMessage(names: readonly string[]): string {
+      return (
+        `Tool state did not answer in time, so these tools may have been loaded: ${names.join(', ')}. ` +
+        `Each that was will be offered ${fromNextStep()}; load again any that is not offered then.`
+      );
+    }
+
     function fromNextStep(): string {
       return stepsReplaced
         ? 'from your next step if offered: this app chooses your tools itself, not tool search, so a loaded tool may never be offered (then do not load it again)'
@@ -1447,6 +1472,13 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
           stepsReplaced
             ? `Tool "${canonical}" was just loaded, so it was not run: it can be called ${fromNextStep()}.`
             : `Tool "${canonical}" was just loaded; it can be called from your next step, not in the step that loaded it. Call it again now.`,
+        );
+      }
+      const uncertainAt = uncertainThisRequest.get(canonical);
+      if (uncertainAt !== undefined && uncertainAt > current.readAt) {
+        return deny(
+          'not-loaded',
+          `Tool "${canonical}" may have been loaded (tool state did not answer in time), so it was not run. If it was, it will be offered ${fromNextStep()}; if it is not offered then, load it again.`,
         );
       }
       if (loadedAt !== undefined || unloadedFromThread(canonical)) {

@@ -2,13 +2,15 @@ export { abortable, isAbortSignal } from './abortable';
 export type { RejectedToolReason } from './catalog';
 export { isWellFormedText } from './catalog';
 export { clockOption, MAX_TIMER_DELAY_MS, systemClock } from './clock';
-export type { ReceiptSigner } from './context-state';
+export type { ReceiptSigner, ReceiptSignerOptions } from './context-state';
 export {
   activatedNames,
+  catalogFingerprint,
   createReceiptSigner,
   deriveLoadedNames,
   loadProof,
   normalizeToolOutput,
+  receiptGrant,
 } from './context-state';
 export { withoutDeferLoading } from './defer-loading';
 export { createToolSearchEngine, DEFAULT_THREAD_ID, normalizeThreadId } from './engine';

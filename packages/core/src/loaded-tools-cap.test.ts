@@ -262,6 +262,22 @@ describe('maxLoadedTools: the least recently used tool goes first', () => {
     ).toEqual([`load ${A}`, `load ${B}`, `load ${C}`, `evict ${A}`, `load ${D}`, `evict ${B}`]);
   });
 
+  it("'context' storage: parallel loads of one step stay under the cap, and their replay agrees", async () => {
+    const { engine } = harness({ maxLoadedTools: 2, storage: 'context' });
+    const request = engine.startRequest({ threadId: 't' });
+    const outputs = await Promise.all([A, B, C, D].map((name) => request.loadTool({ toolName: name })));
+    const plan = await request.prepareStep();
+    expect(plan.visible).toEqual([...META, C, D]);
+    for (const name of [A, B]) expect((await request.guard(name)).allowed).toBe(false);
+    // The framework stores the four results in call order: the next request replays them to the same two.
+    const records: ConversationRecord[] = [A, B, C, D].flatMap((name, index) => [
+      call(`c${index}`, 'load_tool', { toolName: name }),
+      result(`c${index}`, 'load_tool', outputs[index]),
+    ]);
+    const next = engine.startRequest({ threadId: 't' });
+    expect((await next.prepareStep({ records })).visible).toEqual([...META, C, D]);
+  });
+
   it('tells the model which tools of a load naming more than the cap went again at once', async () => {
     const { engine, events } = harness({ maxLoadedTools: 2 });
     const request = engine.startRequest({ threadId: 't' });

@@ -1225,7 +1225,7 @@ describe('ToolSearchProcessor', () => {
     const loaded = await run(first.agent, 'generate', 'load', { requestContext: threadContext('signed') });
     expect(loaded.toolRuns[0]!.result).toMatchObject({
       success: true,
-      receipt: expect.stringMatching(/^v1\./),
+      receipt: expect.stringMatching(/^v2\./),
     });
     const history = [{ role: 'user', content: 'load' }, ...loaded.messages];
 

@@ -1,4 +1,10 @@
-import { ToolSearchError } from '@tool-search/core';
+import {
+  createToolSearchEngine,
+  type LoadStateStore,
+  type LoadToolOutput,
+  ToolSearchError,
+} from '@tool-search/core';
+import { sampleCatalog } from '@tool-search/core/testing';
 import { createClient } from 'redis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createRedisStore, type RedisStore } from '../src/redis-store';
@@ -173,5 +179,45 @@ describe('a Redis server that requires a password', () => {
     // The right password works.
     const good = await connectClient(redis.url, { password: 'right-password' });
     expect(await createRedisStore({ client: good }).add('t', ['a'])).toEqual(['a']);
+  });
+});
+
+describe('a load whose write times out (Redis paused just before the add)', () => {
+  it('tells the model the tool may have been loaded, and the next step shows what Redis holds', async () => {
+    const redis = await server();
+    const client = await connectClient(redis.url);
+    const store = createRedisStore({ client, keyPrefix: 'unknown-outcome:', commandTimeoutMs });
+    await store.add('warm', ['a']); // caches the add script (EVALSHA would need a second trip)
+    const pausing: LoadStateStore = {
+      ...store,
+      get: (threadId) => store.get(threadId),
+      delete: (threadId) => store.delete(threadId),
+      // The read before the write answers; the server stalls as the write is sent.
+      add: (threadId, names) => {
+        redis.freeze();
+        return store.add(threadId, names);
+      },
+    };
+    const engine = createToolSearchEngine({ catalog: sampleCatalog(), storage: pausing });
+    const request = engine.startRequest({ threadId: 't' });
+    await request.prepareStep();
+    let output: LoadToolOutput;
+    try {
+      output = await request.loadTool({ toolName: 'send_email' });
+      expect(await request.guard('send_email')).toMatchObject({
+        allowed: false,
+        message: expect.stringContaining('may have been loaded'),
+      });
+    } finally {
+      redis.thaw();
+    }
+    expect(output).toMatchObject({ success: false, toolName: 'send_email' });
+    expect(output.message).toContain('may have been loaded: send_email');
+    expect(output.message).not.toContain('nothing was loaded');
+    // The write was on the wire: it runs once Redis resumes, and the next step offers the tool.
+    await whenReady(client);
+    expect(await store.get('t')).toEqual(['send_email']);
+    expect((await request.prepareStep()).visible).toContain('send_email');
+    expect((await request.guard('send_email')).allowed).toBe(true);
   });
 });
