@@ -1196,7 +1196,7 @@ describe('tool names', () => {
     ]);
   });
 
-  it('keeps a catalog tool on by one of its aliases under its canonical name, unfiltered (always-on)', async () => {
+  it("keeps a catalog tool on by one of its aliases under its canonical name, the 'active' filter asked by that name", async () => {
     const filter = vi.fn<ToolFilter<FakeTool, { user?: string }>>(
       ({ toolName }) => toolName !== 'send_email',
     );
@@ -1204,12 +1204,15 @@ describe('tool names', () => {
       catalog: [entry('send_email', { aliases: ['sendMail'] }), entry('getWeather')],
       filter,
     });
-    const kept = engine.startRequest({ alwaysOn: ['sendMail'] });
-    expect((await kept.prepareStep()).visible).toEqual(['search_tools', 'load_tool', 'send_email']);
-    expect(await kept.guard('sendMail')).toEqual({ allowed: true });
-    expect(filter).not.toHaveBeenCalled();
-    // Kept on, it is still a catalog tool to search: the 'search' filter hides it from results.
-    expect((await kept.searchTools({ query: 'send_email' })).results.map((result) => result.name)).toEqual(
+    // Kept on by name, it is still a catalog tool: the filter governs it (unlike the agent's own tools).
+    const denied = engine.startRequest({ alwaysOn: ['sendMail'] });
+    expect((await denied.prepareStep()).visible).toEqual(['search_tools', 'load_tool']);
+    expect((await denied.guard('sendMail')).allowed).toBe(false);
+    expect((await denied.loadTool({ toolName: 'sendMail' })).success).toBe(false);
+    expect(filter.mock.calls.map(([args]) => args.toolName)).not.toContain('sendMail');
+    expect(filter.mock.calls.map(([args]) => args.phase)).toContain('active');
+    // The 'search' filter hides it from results too.
+    expect((await denied.searchTools({ query: 'send_email' })).results.map((result) => result.name)).toEqual(
       [],
     );
 
@@ -2268,13 +2271,10 @@ describe('one thread, many calls at once', () => {
                   if (name === 'search_tools' || (name === 'load_tool' && !autoLoad)) return;
                   const resolved = request.resolve(name);
                   const owner = resolved?.tool.owner ?? resolved?.tool.name ?? name;
-                  // The agent's own tools, and a catalog tool kept on by name, answer to no filter.
-                  const own =
-                    resolved === ownCalc ||
-                    resolved === ownZeta ||
-                    plan.alwaysOn.includes((resolved?.descriptor.name ?? name) as 'alpha');
-                  if (own) return;
+                  // The agent's own tools answer to no filter; a catalog tool kept on by name, to 'active'.
+                  if (resolved === ownCalc || resolved === ownZeta) return;
                   expect(allowed.get(`active ${owner}`), `${how} ${name} (${owner}): active`).toBe(true);
+                  if (plan.alwaysOn.includes((resolved?.descriptor.name ?? name) as 'alpha')) return;
                   expect(allowed.get(`load ${owner}`), `${how} ${name} (${owner}): load`).toBe(true);
                 };
                 for (const group of plan.groups) {

@@ -709,7 +709,9 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
     for (const rejected of requestCatalog?.rejected ?? []) reportRejected(threadId, rejected);
 
     // Always-on tools: valid names, not meta-tool names, each once.
-    const alwaysOn: { name: string; entry: CatalogEntry<TTool> | undefined }[] = [];
+    // `catalog`: a catalog tool kept on by its name (not one of the agent's own tools): still a
+    // catalog tool, so the filter's 'active' phase still governs it, as it governs a loaded one.
+    const alwaysOn: { name: string; entry: CatalogEntry<TTool> | undefined; catalog: boolean }[] = [];
     {
       const seen = new Set<string>();
       for (const item of requestOptions.alwaysOn ?? []) {
@@ -746,7 +748,8 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
             message: `The catalog tool "${name}" is also one of the agent's own tools, which are sent on every step: tool search saves nothing for it, and the agent's tool is the one that runs. Leave it out of the catalog or out of the agent's tools (to keep a catalog tool always visible, pass its name in alwaysOn).`,
           });
         }
-        alwaysOn.push({ name, entry: given ?? lookupExact(name) });
+        const entry = given ?? lookupExact(name);
+        alwaysOn.push({ name, entry, catalog: given === undefined && entry !== undefined });
       }
     }
     const alwaysOnNames = new Set(alwaysOn.map((item) => item.name));
@@ -946,8 +949,12 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
         degraded = true; // storeFailure already reported it.
       }
 
-      // The agent's own tools are the app's to choose per request, not tool search's: never filtered.
-      const visibleAlwaysOn = alwaysOn;
+      // The agent's own tools are the app's to choose per request, not tool search's: never
+      // filtered. A catalog tool kept on by name is shown while the 'active' filter allows it.
+      const alwaysOnChecks = await Promise.all(
+        alwaysOn.map((item) => !item.catalog || allowed(item.name, item.entry?.tool, 'active')),
+      );
+      const visibleAlwaysOn = alwaysOn.filter((_, index) => alwaysOnChecks[index]);
 
       const candidates: CatalogEntry<TTool>[] = [];
       const seen = new Set<string>(alwaysOnNames);
@@ -1284,13 +1291,13 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
         return {
           name,
           entry: known ? lookupForLoad(name) : undefined,
-          // One of the agent's own tools: already available (reported as already loaded), unfiltered.
+          // Always on: already available (reported as already loaded); unfiltered if the agent's own.
           own: known ? alwaysOnByName.get(name) : undefined,
         };
       });
       const checks = await Promise.all(
-        found.map(({ entry, own }) => {
-          if (own) return true;
+        found.map(({ name, entry, own }) => {
+          if (own) return !own.catalog || allowed(name, own.entry?.tool, 'active');
           return entry ? entryAllowed(entry, 'load') : false;
         }),
       );
@@ -1460,6 +1467,9 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
           `load_tool is not needed here: search_tools loads the tools it finds automatically. Call the found tools by name ${fromNextStep()}.`,
         );
       }
+      // A catalog tool kept on by name, not in the plan: the 'active' filter withholds it (the model
+      // is told no more than of an unknown name).
+      if (typeof toolName === 'string' && alwaysOnNames.has(toolName)) return deny('filtered', unavailable);
       const entry = typeof toolName === 'string' ? lookupExact(toolName) : undefined;
       if (!entry) return deny('unknown-tool', unavailable);
       if (!(await entryAllowed(entry, 'load')) || !(await entryAllowed(entry, 'active')))

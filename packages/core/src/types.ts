@@ -249,8 +249,8 @@ export type ToolSearchEvent =
       readonly type: 'deny';
       readonly toolName: string;
       /**
-       * `'filtered'`: the filter refuses the catalog or request tool (always-on tools are never
-       * filtered); `'unknown-tool'`: no such tool. A filtered tool gets an unknown name's message.
+       * `'filtered'`: the filter refuses the catalog or request tool (the agent's own always-on
+       * tools are never filtered; a catalog tool kept on by name is); `'unknown-tool'`: no such tool. A filtered tool gets an unknown name's message.
        */
       readonly reason: 'not-loaded' | 'filtered' | 'unknown-tool';
     })
@@ -382,8 +382,9 @@ export interface RequestOptions<TTool = unknown, TContext = unknown> {
   /**
    * The tools the agent itself passed: always visible, after the meta-tools, and never filtered
    * (the filter governs the catalog and the request tools). A name, or an entry (then `resolve`
-   * returns its tool). A name that is a catalog tool's alias stands for that tool, under its
-   * canonical name.
+   * returns its tool). A name of a catalog tool (or one of its aliases) keeps that catalog tool
+   * on, under its canonical name: still a catalog tool, it is shown while the 'active' filter
+   * allows it.
    */
   readonly alwaysOn?: readonly (string | CatalogEntry<TTool>)[];
   /**
