@@ -46,6 +46,7 @@ describe('unknown option names', () => {
     const toolSearch = createToolSearch({
       tools,
       alwaysOn: { getTime },
+      instructions: true,
       search: { topK: 3, minScore: 0, autoLoad: false },
       storage: 'in-memory',
       ttl: 0,
