@@ -2,7 +2,7 @@ import {
   checkOptionNames,
   createStateControls,
   createToolSearchEngine,
-  ENGINE_OPTION_NAMES,
+  FORWARDED_ENGINE_OPTION_NAMES,
   isMetaToolName,
   type OptionNamesOf,
   optionsObject,
@@ -47,10 +47,9 @@ export interface CreateToolSearchOptions<
   readonly instructions?: boolean;
 }
 
-const { catalog: _catalog, ...FORWARDED_OPTION_NAMES } = ENGINE_OPTION_NAMES;
 /** `createToolSearch`'s option names: its own, and the engine's it forwards. */
 const CREATE_TOOL_SEARCH_OPTION_NAMES = {
-  ...FORWARDED_OPTION_NAMES,
+  ...FORWARDED_ENGINE_OPTION_NAMES,
   tools: true,
   alwaysOn: true,
   instructions: true,

@@ -30,7 +30,12 @@ export {
   toolSearchInstructions,
 } from './meta-tools';
 export type { OptionNames, OptionNamesOf } from './option-names';
-export { checkOptionNames, ENGINE_OPTION_NAMES, REQUEST_OPTION_NAMES } from './option-names';
+export {
+  checkOptionNames,
+  ENGINE_OPTION_NAMES,
+  FORWARDED_ENGINE_OPTION_NAMES,
+  REQUEST_OPTION_NAMES,
+} from './option-names';
 export type { Embedder, EmbeddingVector } from './ranking/embedder';
 export { settingsHash, settingsIdPart } from './ranking/embedder';
 export type { HybridRankerOptions } from './ranking/hybrid-ranker';

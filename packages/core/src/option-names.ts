@@ -31,6 +31,13 @@ export const ENGINE_OPTION_NAMES = {
   filterTimeoutMs: true,
 } as const satisfies OptionNamesOf<ToolSearchEngineOptions>;
 
+/**
+ * The engine's option names an adapter forwards as they are: all but `catalog`, which an adapter
+ * builds from its framework's tools.
+ */
+const { catalog: _catalog, ...forwarded } = ENGINE_OPTION_NAMES;
+export const FORWARDED_ENGINE_OPTION_NAMES = forwarded;
+
 /** Names of `RequestOptions` (`startRequest`). */
 export const REQUEST_OPTION_NAMES = {
   threadId: true,

@@ -1,7 +1,7 @@
 import type { BaseMessage } from '@langchain/core/messages';
 import type { ClientTool } from '@langchain/core/tools';
 import {
-  ENGINE_OPTION_NAMES,
+  FORWARDED_ENGINE_OPTION_NAMES,
   type OptionNamesOf,
   type StateControls,
   type ToolSearchEngineOptions,
@@ -35,10 +35,9 @@ export interface ToolSearchOptions<TContext = unknown>
   readonly includeResolvedTools?: boolean;
 }
 
-const { catalog: _catalog, ...FORWARDED_OPTION_NAMES } = ENGINE_OPTION_NAMES;
 /** The option names of {@link ToolSearchOptions}: the catalog, and the engine's options it forwards. */
 export const TOOL_SEARCH_OPTION_NAMES = {
-  ...FORWARDED_OPTION_NAMES,
+  ...FORWARDED_ENGINE_OPTION_NAMES,
   tools: true,
   includeResolvedTools: true,
 } as const satisfies OptionNamesOf<ToolSearchOptions>;
