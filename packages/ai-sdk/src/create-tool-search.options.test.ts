@@ -1,4 +1,4 @@
-import { invalidOptionsMessage } from '@tool-search/core/testing';
+import { everyForwardedEngineOption, invalidOptionsMessage } from '@tool-search/core/testing';
 import { generateText, isStepCount } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { createCatalog } from './__fixtures__/catalog';
@@ -47,19 +47,7 @@ describe('unknown option names', () => {
       tools,
       alwaysOn: { getTime },
       instructions: true,
-      search: { topK: 3, minScore: 0, autoLoad: false },
-      storage: 'in-memory',
-      ttl: 0,
-      maxThreads: 10,
-      maxLoadedTools: 5,
-      filter: () => true,
-      signingSecret: undefined,
-      ranker: undefined,
-      clock: undefined,
-      onEvent: () => {},
-      storeTimeoutMs: 1_000,
-      searchTimeoutMs: 1_000,
-      filterTimeoutMs: 1_000,
+      ...everyForwardedEngineOption(),
     });
     const { model } = scriptedModel([
       { toolCalls: [{ toolName: 'load_tool', input: { toolName: 'getWeather' } }] },

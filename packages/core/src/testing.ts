@@ -10,7 +10,7 @@ export { createFakeClock } from './clock';
 export { conceptVectors } from './testing/concept-vectors';
 export type { Deferred, HeldRanker } from './testing/held-ranker';
 export { createDeferred, createHeldRanker } from './testing/held-ranker';
-export { invalidOptionsMessage } from './testing/invalid-options';
+export { everyForwardedEngineOption, invalidOptionsMessage } from './testing/invalid-options';
 export { sampleCatalog, sampleTools } from './testing/sample-tools';
 export type { StoreContractContext, StoreContractOptions } from './testing/store-contract';
 export { describeStoreContract, oddIds } from './testing/store-contract';

@@ -1,5 +1,5 @@
 import { AIMessage, HumanMessage } from '@langchain/core/messages';
-import { invalidOptionsMessage } from '@tool-search/core/testing';
+import { everyForwardedEngineOption, invalidOptionsMessage } from '@tool-search/core/testing';
 import { createAgent, fakeModel } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { createCatalog, createExecutionLog } from './__fixtures__/tools';
@@ -44,19 +44,7 @@ describe('unknown option names', () => {
       includeResolvedTools: false,
       name: 'ToolSearch',
       instructions: true,
-      search: { topK: 3, minScore: 0, autoLoad: false },
-      storage: 'in-memory',
-      ttl: 0,
-      maxThreads: 10,
-      maxLoadedTools: 5,
-      filter: () => true,
-      signingSecret: undefined,
-      ranker: undefined,
-      clock: undefined,
-      onEvent: () => {},
-      storeTimeoutMs: 1_000,
-      searchTimeoutMs: 1_000,
-      filterTimeoutMs: 1_000,
+      ...everyForwardedEngineOption(),
     });
     const result = await createAgent({
       model: fakeModel().respond(new AIMessage('hi')),

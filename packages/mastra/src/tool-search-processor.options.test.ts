@@ -1,5 +1,9 @@
 import { createMemoryStore, type LoadStateStore } from '@tool-search/core';
-import { createFakeClock, invalidOptionsMessage } from '@tool-search/core/testing';
+import {
+  createFakeClock,
+  everyForwardedEngineOption,
+  invalidOptionsMessage,
+} from '@tool-search/core/testing';
 import { describe, expect, it } from 'vitest';
 import { call, createAgent, run, say } from './__fixtures__/harness';
 import { threadContext } from './__fixtures__/scenarios';
@@ -36,19 +40,9 @@ describe('ToolSearchProcessor: unknown option names', () => {
       tools: sampleTools(log),
       includeResolvedTools: false,
       injectCatalog: false,
-      search: { topK: 3, minScore: 0, autoLoad: false },
+      ...everyForwardedEngineOption(),
       storage: store,
-      ttl: 0,
-      filter: () => true,
-      maxThreads: 10,
-      maxLoadedTools: 5,
-      signingSecret: undefined,
-      ranker: undefined,
       clock: createFakeClock(),
-      onEvent: () => {},
-      storeTimeoutMs: 1_000,
-      searchTimeoutMs: 1_000,
-      filterTimeoutMs: 1_000,
       [Symbol('brand')]: true,
     } as never);
     const { agent } = createAgent({

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { ToolSearchError } from '../errors';
+import type { ToolSearchEngineOptions } from '../types';
 
 /**
  * The message of the `ToolSearchError` with code `INVALID_OPTIONS` that `run` throws; the test
@@ -13,4 +14,27 @@ export function invalidOptionsMessage(run: () => unknown): string {
     return (error as ToolSearchError).message;
   }
   return expect.unreachable('expected a ToolSearchError with code INVALID_OPTIONS');
+}
+
+/**
+ * Every option of `createToolSearchEngine` but `catalog`, each given a value that changes
+ * little, for an adapter's test that its options type takes each engine option it forwards
+ * (spread it, then override what the test needs).
+ */
+export function everyForwardedEngineOption() {
+  return {
+    search: { topK: 3, minScore: 0, autoLoad: false },
+    storage: 'in-memory' as const,
+    ttl: 0,
+    maxThreads: 10,
+    maxLoadedTools: 5,
+    filter: () => true,
+    signingSecret: undefined,
+    ranker: undefined,
+    clock: undefined,
+    onEvent: () => {},
+    storeTimeoutMs: 1_000,
+    searchTimeoutMs: 1_000,
+    filterTimeoutMs: 1_000,
+  } satisfies Required<{ [K in keyof Omit<ToolSearchEngineOptions, 'catalog'>]: unknown }>;
 }
