@@ -9,4 +9,7 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   fixedExtension: false,
+  // The tarball ships src/ beside dist/, and the maps point into it: without this the sources
+  // would ship twice (as files and again as the maps' sourcesContent).
+  outputOptions: { sourcemapExcludeSources: true },
 });
