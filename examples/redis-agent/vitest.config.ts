@@ -1,3 +1,3 @@
 import { packageProject } from '../../vitest.shared';
 
-export default packageProject('redis-agent');
+export default packageProject('redis-agent', { requires: ['redis-server'] });

@@ -1,3 +1,3 @@
 import { packageProject } from '../../vitest.shared';
 
-export default packageProject('redis');
+export default packageProject('redis', { requires: ['redis-server'] });
