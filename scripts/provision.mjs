@@ -1,17 +1,12 @@
-// Run first by `pnpm test`: provisions what the tests need that the lockfile cannot bring.
-//
-// 1. The system programs in REQUIREMENTS. One that is missing is installed from Debian's packages
-//    when this user may (root, or passwordless sudo, and apt-get exists, and TOOL_SEARCH_NO_INSTALL
-//    is unset); otherwise the run stops at once with one line saying what to install.
-// 2. The workspace's node_modules, with `pnpm install`, when the clone has none yet (with CI=true,
-//    pnpm keeps to the frozen lockfile).
-//
-// Node 20 runs this file when node_modules is missing (the Node 22 of the dev dependency
-// `node-bin` comes with the install), so it uses nothing newer.
+// Run first by `pnpm test`: provisions the system programs in REQUIREMENTS, which the lockfile
+// cannot bring. One that is missing is installed from Debian's packages when this user may (root,
+// or passwordless sudo, and apt-get exists, and TOOL_SEARCH_NO_INSTALL is unset); otherwise the run
+// stops at once with one line saying what to install. (node_modules needs nothing here: pnpm
+// installs it before it runs a script, as `verifyDepsBeforeRun: install` in pnpm-workspace.yaml asks.)
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync } from 'node:fs';
-import { delimiter, dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 /**
  * @typedef {object} Requirement
@@ -191,30 +186,6 @@ export function provisionSystem(requirements, env = process.env) {
   return 1;
 }
 
-/**
- * Runs `pnpm install` when the workspace has no node_modules yet; the exit code.
- * @param {string} root
- * @param {NodeJS.ProcessEnv} env
- */
-export function provisionNodeModules(root, env = process.env) {
-  if (existsSync(join(root, 'node_modules', '.modules.yaml'))) return 0;
-  console.log('node_modules is missing: running pnpm install');
-  // pnpm runs this script with npm_execpath set to itself (a native binary, or a JS file).
-  const pnpm = env.npm_execpath;
-  const [command, args] =
-    pnpm === undefined
-      ? ['pnpm', ['install']]
-      : /\.[cm]?js$/.test(pnpm)
-        ? [process.execPath, [pnpm, 'install']]
-        : [pnpm, ['install']];
-  const result = spawnSync(command, args, { cwd: root, env, stdio: 'inherit' });
-  if (result.status === 0) return 0;
-  console.error(`pnpm install failed (${result.error?.message ?? `exit code ${result.status}`})`);
-  return 1;
-}
-
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const root = dirname(dirname(fileURLToPath(import.meta.url)));
-  const status = provisionSystem(REQUIREMENTS) || provisionNodeModules(root);
-  process.exitCode = status;
+  process.exitCode = provisionSystem(REQUIREMENTS);
 }
