@@ -28,6 +28,7 @@ function expectReport(run: RuntimeRun): void {
     'wordVectors',
     'generateText',
     'contextRoundTrip',
+    'langChain',
   ]);
 }
 

@@ -3,6 +3,8 @@
  * runtime loads it (Node, Bun, Deno, workerd, edge-runtime, a browser). It uses no API of any
  * runtime beyond the web platform's, and throws on the first thing that is not as expected.
  */
+import { AIMessage, type BaseMessage, HumanMessage } from '@langchain/core/messages';
+import { tool as langChainTool } from '@langchain/core/tools';
 import { createToolSearch } from '@tool-search/ai-sdk';
 import {
   catalogFingerprint,
@@ -13,9 +15,11 @@ import {
   SEARCH_TOOLS_NAME,
   type ToolDescriptor,
 } from '@tool-search/core';
+import { createToolSearchBinder } from '@tool-search/langchain';
 import { createWordVectorEmbedder } from '@tool-search/word-vectors';
 import { generateText, isStepCount, jsonSchema, type ModelMessage, type Tool, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
+import { fakeModel } from 'langchain';
 
 export interface SmokeReport {
   /** How many tools the catalog had. */
@@ -211,7 +215,11 @@ function checkKeywordIndex(tools: Record<string, Tool>): void {
   );
   // The words of the hybrid search below are in no weather tool's text: keywords alone miss them.
   const lexical = index.search(UMBRELLA, { topK: 2 }).map((result) => result.name);
-  check(!lexical.includes('getWeather') && !lexical.includes('getForecast'), 'keywords find no weather tool', lexical);
+  check(
+    !lexical.includes('getWeather') && !lexical.includes('getForecast'),
+    'keywords find no weather tool',
+    lexical,
+  );
   const tickets = index.search('archive tickets', { topK: 1 });
   check(tickets[0]?.name === 'archive_ticket', 'archive_ticket for "archive tickets"', tickets);
 }
@@ -225,6 +233,54 @@ async function timed<T>(
   const result = await run();
   timings[name] = Math.round(performance.now() - start);
   return result;
+}
+
+/**
+ * LangChain: the binder in a hand-written loop with LangChain's fakeModel (search, load, call).
+ * Not `createAgent`: its tool node calls `AbortSignal.any`, which edge-runtime 4 lacks.
+ */
+async function checkLangChainBinder(): Promise<void> {
+  const ran: string[] = [];
+  const objectSchema = { type: 'object', properties: {} } as const;
+  const catalog = [
+    langChainTool(
+      async () => {
+        ran.push('getWeather');
+        return 'sunny, 21 °C';
+      },
+      { name: 'getWeather', description: 'Get the current weather for a city.', schema: objectSchema },
+    ),
+    ...SUBJECTS.map((subject) =>
+      langChainTool(async () => 'ok', {
+        name: `list_${subject}`,
+        description: `List the ${subject} records.`,
+        schema: objectSchema,
+      }),
+    ),
+  ];
+  const model = fakeModel()
+    .respondWithTools([{ name: SEARCH_TOOLS_NAME, args: { query: 'weather' } }])
+    .respondWithTools([{ name: LOAD_TOOL_NAME, args: { toolName: 'getWeather' } }])
+    .respondWithTools([{ name: 'getWeather', args: {} }])
+    .respond(new AIMessage('Sunny in Rome.'));
+  const binder = createToolSearchBinder({ tools: catalog });
+  const messages: BaseMessage[] = [new HumanMessage('Weather in Rome?')];
+  const boundPerStep: string[][] = [];
+  for (let step = 0; step < 6; step++) {
+    const bound = await binder.bind({ model, threadId: 'langchain', messages });
+    boundPerStep.push([...bound.visible]);
+    const response = await bound.model.invoke(messages);
+    messages.push(response);
+    if (!response.tool_calls?.length) break;
+    messages.push(...(await bound.runToolCalls(response)));
+  }
+  check(same(ran, ['getWeather']), 'LangChain ran the loaded tool', ran);
+  check(
+    same(boundPerStep, [META, META, [...META, 'getWeather'], [...META, 'getWeather']]),
+    'LangChain bound per step',
+    boundPerStep,
+  );
+  check(messages.at(-1)?.text === 'Sunny in Rome.', 'LangChain final answer', messages.at(-1)?.text);
 }
 
 export async function runSmoke(): Promise<SmokeReport> {
@@ -328,6 +384,7 @@ export async function runSmoke(): Promise<SmokeReport> {
   await generateText({ model: replay.model, ...toolSearch.forCall({ threadId: 'smoke' }), messages: forged });
   check(same(replay.toolsPerStep, [META]), 'a forged history loads nothing', replay.toolsPerStep);
 
+  await timed(timings, 'langChain', checkLangChainBinder);
   await toolSearch.dispose?.();
   return { tools: count, timings };
 }
