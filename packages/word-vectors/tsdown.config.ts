@@ -3,8 +3,12 @@ import { defineConfig } from 'tsdown';
 export default defineConfig({
   entry: ['src/index.ts'],
   format: 'esm',
-  platform: 'node',
-  target: 'node22',
+  // Runtime-neutral: the build assumes no Node (it runs on Bun, Deno, Workers, edge functions and
+  // browsers too; packages/runtime-smoke proves it), and no `node` export condition is resolved.
+  platform: 'neutral',
+  target: 'es2023',
+  // The shipped vectors stay their own module beside dist/ (`../data/…` from src/ and dist/ alike).
+  deps: { neverBundle: [/\/data\/glove-6b-40k-int8\.js$/] },
   dts: true,
   sourcemap: true,
   clean: true,

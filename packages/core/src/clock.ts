@@ -133,7 +133,8 @@ interface FakeTimer {
   due: number;
 }
 
-const flushPromises = () => new Promise<void>((resolve) => setImmediate(resolve));
+// A macrotask runs after every pending promise callback (setTimeout: Node's setImmediate is not in every runtime).
+const flushPromises = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /**
  * A fake clock starting at `start` (epoch ms, default 2023-11-14T22:13:20Z). Its intervals

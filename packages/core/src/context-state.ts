@@ -1,4 +1,4 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { constantTimeEqual, fromBase64Url, hmacSha256, sha256Bytes, toBase64Url } from './crypto';
 import { ToolSearchError } from './errors';
 import { createLoadedToolsReplay, type LoadedToolsReplay } from './loaded-tools-cap';
 import { LOAD_TOOL_NAME, parseLoadToolInput, SEARCH_TOOLS_NAME } from './meta-tools';
@@ -57,9 +57,7 @@ export interface ReceiptSignerOptions {
  * share it, in any process. Request-resolved tools are not part of it (see the README).
  */
 export function catalogFingerprint(names: Iterable<string>): string {
-  return createHash('sha256')
-    .update(JSON.stringify([...new Set(names)].sort()))
-    .digest('base64url');
+  return toBase64Url(sha256Bytes(JSON.stringify([...new Set(names)].sort())));
 }
 
 /**
@@ -91,21 +89,21 @@ export function createReceiptSigner(secret: string, options: ReceiptSignerOption
     throw new ToolSearchError('INVALID_OPTIONS', 'createReceiptSigner: catalogFingerprint must be a string.');
   }
   const mac = (threadId: string, metaToolName: string, output: unknown) =>
-    createHmac('sha256', secret)
-      .update(JSON.stringify([RECEIPT_DOMAIN, fingerprint, threadId, metaToolName, receiptGrant(output)]))
-      .digest();
+    hmacSha256(
+      secret,
+      JSON.stringify([RECEIPT_DOMAIN, fingerprint, threadId, metaToolName, receiptGrant(output)]),
+    );
   return {
     sign: (threadId, metaToolName, output) =>
-      `${RECEIPT_VERSION}.${mac(threadId, metaToolName, output).toString('base64url')}`,
+      `${RECEIPT_VERSION}.${toBase64Url(mac(threadId, metaToolName, output))}`,
     verify(threadId, metaToolName, output, receipt) {
       if (typeof receipt !== 'string' || !receipt.startsWith(`${RECEIPT_VERSION}.`)) return false;
       const body = receipt.slice(RECEIPT_VERSION.length + 1);
       // Only the canonical encoding: base64url decoding skips junk ("…!!") and ignores stray bits.
       if (!RECEIPT_BODY.test(body)) return false;
-      const given = Buffer.from(body, 'base64url');
-      if (given.toString('base64url') !== body) return false;
-      const expected = mac(threadId, metaToolName, output);
-      return given.length === expected.length && timingSafeEqual(given, expected);
+      const given = fromBase64Url(body);
+      if (given === undefined) return false;
+      return constantTimeEqual(given, mac(threadId, metaToolName, output));
     },
   };
 }

