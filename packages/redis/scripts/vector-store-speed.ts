@@ -1,6 +1,6 @@
 /**
  * How long a start takes to read a catalog's vectors back from Redis through
- * `createStoredEmbedder` (the figures in docs/hybrid-ranking.md and this package's README):
+ * `createStoredEmbedder` (the figures in the core's docs/hybrid-ranking.md and this package's docs/how-it-works.md):
  *
  *   pnpm --filter @tool-search/redis run vector-store-speed [--tools 10000] [--dimensions 1536]
  *

@@ -215,7 +215,7 @@ function realRequestLines(results: BenchResults): string[] {
   return [
     '### Real requests',
     '',
-    'The generated requests above share most of their words with one tool, which real requests rarely do: the eval sets\u2019 requests are long and match each tool only in part, so the keyword ranker weighs more candidates and the hybrid ranker runs its similarity scan for most of them (see `docs/hybrid-ranking.md`). Here the catalog is the eval sets\u2019 own tools, taken in turn from each set (each name once) and topped up with generated tools, and the requests are the sets\u2019 requests, taken in turn from each set; measured as above.',
+    'The generated requests above share most of their words with one tool, which real requests rarely do: the eval sets\u2019 requests are long and match each tool only in part, so the keyword ranker weighs more candidates and the hybrid ranker runs its similarity scan for most of them (see `packages/core/docs/hybrid-ranking.md`). Here the catalog is the eval sets\u2019 own tools, taken in turn from each set (each name once) and topped up with generated tools, and the requests are the sets\u2019 requests, taken in turn from each set; measured as above.',
     '',
     table(['system', 'tools', 'build', 'search, median', 'search, p99', 'searches timed'], body, 'lrrrrr'),
     '',
