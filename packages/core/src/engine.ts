@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { abortable } from './abortable';
 import {
   buildCatalog,
@@ -7,7 +6,7 @@ import {
   isValidToolName,
   mayNameTool,
 } from './catalog';
-import { clockOption, failAfter, settleWithin, timeoutOption } from './clock';
+import { failAfter } from './clock';
 import {
   activatedNames,
   catalogFingerprint,
@@ -16,10 +15,16 @@ import {
   deriveLoadState,
   type ReceiptSigner,
 } from './context-state';
-import { optionsObject, ToolSearchError } from './errors';
+import { checkRequestOptions, normalizeThreadId, readEngineSettings } from './engine/engine-settings';
+import { createLoadQueue } from './engine/load-queue';
+import { isPromiseLike } from './engine/promise-like';
+import { createRejectionReporter, type RejectedTool } from './engine/rejections';
+import { createStoreCalls } from './engine/store-calls';
+import { createThreadMemory } from './engine/thread-memory';
+import { ToolSearchError } from './errors';
 import { safeListener } from './listener';
-import { capLoadedNames, type LoadedToolsReplay } from './loaded-tools-cap';
-import { createMemoryStore, DEFAULT_MAX_THREADS } from './memory-store';
+import type { LoadedToolsReplay } from './loaded-tools-cap';
+import { DEFAULT_MAX_THREADS } from './memory-store';
 import {
   catalogListingInstructions,
   clip,
@@ -35,17 +40,13 @@ import {
   SEARCH_TOOLS_NAME,
   toolSearchInstructions,
 } from './meta-tools';
-import { checkOptionNames, ENGINE_OPTION_NAMES, REQUEST_OPTION_NAMES } from './option-names';
-import { keywordRankerOver } from './ranking/keyword-ranker';
-import { checkRankerFactory, rankedResults } from './ranking/ranker-answers';
-import { DEFAULT_TOP_K } from './ranking/search-options';
+import { rankedResults } from './ranking/ranker-answers';
 import type {
   CatalogEntry,
   ConversationRecord,
   FilterPhase,
   GuardDecision,
   GuardOptions,
-  LoadStateStore,
   LoadToolOutput,
   MaybePromise,
   MetaToolCallOptions,
@@ -64,71 +65,20 @@ import type {
   ToolSearchRequest,
 } from './types';
 
-export const DEFAULT_THREAD_ID = 'default';
-export const DEFAULT_STORE_TIMEOUT_MS = 2_000;
-/** Bound on one search of an asynchronous ranker (a vector database, an embedding API). */
-export const DEFAULT_SEARCH_TIMEOUT_MS = 10_000;
-/** Bound on one decision of an asynchronous filter (a policy service); past it the tool is refused. */
-export const DEFAULT_FILTER_TIMEOUT_MS = 10_000;
+export {
+  DEFAULT_FILTER_TIMEOUT_MS,
+  DEFAULT_SEARCH_TIMEOUT_MS,
+  DEFAULT_STORE_TIMEOUT_MS,
+  DEFAULT_THREAD_ID,
+  normalizeThreadId,
+} from './engine/engine-settings';
+export { MAX_REMEMBERED_REJECTIONS } from './engine/rejections';
+export { MAX_REMEMBERED_UNLOADS } from './engine/thread-memory';
+
 /** Catalogs up to this size get "did you mean" from a comparison with every name. */
 export const FULL_SCAN_SUGGESTIONS = 2_000;
 /** Descriptions in search results are cut to this many characters (as Mastra's processor cuts them). */
 export const MAX_RESULT_DESCRIPTION_LENGTH = 150;
-/** Thread id used in events that concern no single thread (clearAllState, sweep errors). */
-const ALL_THREADS = '*';
-/**
- * How many distinct tool rejections (tool name, reason and message) an engine remembers having
- * reported: each is reported once while remembered; past this many, the least recently seen is
- * forgotten, and reported again if it recurs.
- */
-export const MAX_REMEMBERED_REJECTIONS = 1_000;
-/** How many unloaded names the engine remembers per thread (with a store): the most recently unloaded. */
-export const MAX_REMEMBERED_UNLOADS = 32;
-
-/**
- * A request's options: none (`undefined` or `null`) is `{}`; `alwaysOn` and `requestTools`, when
- * given, must be arrays (a string would otherwise be read letter by letter as tool names).
- */
-function checkRequestOptions<TTool, TContext>(
-  options: RequestOptions<TTool, TContext> | null | undefined,
-): RequestOptions<TTool, TContext> {
-  const given = optionsObject(options, 'startRequest');
-  checkOptionNames(given, REQUEST_OPTION_NAMES, 'startRequest');
-  for (const key of ['alwaysOn', 'requestTools'] as const) {
-    const value: unknown = given[key];
-    if (value !== undefined && value !== null && !Array.isArray(value)) {
-      throw new ToolSearchError(
-        'INVALID_OPTIONS',
-        `startRequest's ${key} must be an array of ${key === 'alwaysOn' ? 'tool names or catalog entries' : 'catalog entries'}, got ${typeof value}`,
-      );
-    }
-  }
-  return given;
-}
-
-/**
- * A thread id as the engine keys it: a non-empty string is itself; a finite number or a bigint
- * (a numeric user id, Prisma's `BigInt`) is the thread of its string (`42`, `42n` and `'42'`
- * are one thread); anything else (missing, empty, `NaN`, an object…) is the shared 'default'
- * thread.
- */
-export function normalizeThreadId(threadId: unknown): string {
-  if (typeof threadId === 'number' && Number.isFinite(threadId)) return String(threadId);
-  if (typeof threadId === 'bigint') return String(threadId);
-  return typeof threadId === 'string' && threadId.length > 0 ? threadId : DEFAULT_THREAD_ID;
-}
-
-function isPromiseLike<T>(value: MaybePromise<T>): value is Promise<T> {
-  return typeof (value as { then?: unknown } | null)?.then === 'function';
-}
-
-function positiveInteger(value: unknown, name: string, fallback: number | undefined): number | undefined {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-    throw new ToolSearchError('INVALID_OPTIONS', `${name} must be an integer >= 1, got ${String(value)}`);
-  }
-  return value;
-}
 
 type Lookup<TTool> = CatalogEntry<TTool> | undefined;
 
@@ -149,50 +99,18 @@ function nonBooleanVerdict(verdict: unknown, toolName: string, phase: FilterPhas
 export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
   options: ToolSearchEngineOptions<TTool, TContext>,
 ): ToolSearchEngine<TTool, TContext> {
-  if (typeof options !== 'object' || options === null) {
-    throw new ToolSearchError(
-      'INVALID_OPTIONS',
-      'createToolSearchEngine needs an options object with a catalog.',
-    );
-  }
-  checkOptionNames(options, ENGINE_OPTION_NAMES, 'createToolSearchEngine');
-  const clock = clockOption(options.clock, 'createToolSearchEngine');
-  const topK = positiveInteger(options.search?.topK, 'search.topK', DEFAULT_TOP_K)!;
-  const minScore = options.search?.minScore ?? 0;
-  if (typeof minScore !== 'number' || !(minScore >= 0 && minScore <= 1)) {
-    throw new ToolSearchError(
-      'INVALID_OPTIONS',
-      `search.minScore must be a number in 0..1, got ${String(minScore)}`,
-    );
-  }
-  const autoLoad = options.search?.autoLoad === true;
-  const maxLoadedTools = positiveInteger(options.maxLoadedTools, 'maxLoadedTools', undefined);
-  const storeTimeoutMs = timeoutOption(options.storeTimeoutMs, 'storeTimeoutMs', DEFAULT_STORE_TIMEOUT_MS);
-  const searchTimeoutMs = timeoutOption(
-    options.searchTimeoutMs,
-    'searchTimeoutMs',
-    DEFAULT_SEARCH_TIMEOUT_MS,
-  );
-  const filterTimeoutMs = timeoutOption(
-    options.filterTimeoutMs,
-    'filterTimeoutMs',
-    DEFAULT_FILTER_TIMEOUT_MS,
-  );
-  if (
-    options.signingSecret !== undefined &&
-    (typeof options.signingSecret !== 'string' || options.signingSecret.length === 0)
-  ) {
-    throw new ToolSearchError('INVALID_OPTIONS', 'signingSecret must be a non-empty string.');
-  }
-  // The catalog checks the names, so the default ranker need not check them again.
-  const rankerFactory = checkRankerFactory(options.ranker ?? keywordRankerOver, 'createToolSearchEngine');
-  const filter = options.filter ?? undefined;
-  if (filter !== undefined && typeof filter !== 'function') {
-    throw new ToolSearchError(
-      'INVALID_OPTIONS',
-      `filter must be a function ({ toolName, tool, requestContext, phase }) => boolean, got ${typeof filter}`,
-    );
-  }
+  const settings = readEngineSettings(options);
+  const {
+    clock,
+    minScore,
+    topK,
+    autoLoad,
+    maxLoadedTools,
+    searchTimeoutMs,
+    filterTimeoutMs,
+    rankerFactory,
+    filter,
+  } = settings;
   // A listener that throws must not break a step.
   const emit: (event: ToolSearchEvent) => void = safeListener(
     options.onEvent,
@@ -202,196 +120,34 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
   const staticCatalog = buildCatalog(options.catalog, { mode: 'strict', rankerFactory });
   staticCatalog.ranker(); // Build the index now: its cost belongs to start-up, not to the first search.
   // Receipts bind the static catalog's names, computed once: another engine's receipts do not verify here.
-  const signer: ReceiptSigner | undefined = options.signingSecret
-    ? createReceiptSigner(options.signingSecret, {
+  const signer: ReceiptSigner | undefined = settings.signingSecret
+    ? createReceiptSigner(settings.signingSecret, {
         catalogFingerprint: catalogFingerprint(staticCatalog.names()),
       })
     : undefined;
-  /**
-   * `tool-rejected`: each distinct rejection (tool name, reason, message) is reported once per
-   * engine, whatever its reason, however many requests repeat it (the agent passes the same tools
-   * on every call; LangChain makes each model call a request). Remembered in a bounded map, the
-   * least recently seen forgotten first (and reported again if it recurs).
-   */
-  const reportedRejections = new Map<string, true>();
-  function reportRejected(threadId: string, rejected: RejectedTool): void {
-    const full = `${rejected.reason}\u0000${rejected.toolName}\u0000${rejected.message}`;
-    // A name that is not valid may be any length: a long key is kept as its digest.
-    const key = full.length > 512 ? createHash('sha256').update(full).digest('base64') : full;
-    const known = reportedRejections.delete(key);
-    reportedRejections.set(key, true);
-    if (known) return;
-    if (reportedRejections.size > MAX_REMEMBERED_REJECTIONS) {
-      const oldest = reportedRejections.keys().next();
-      if (!oldest.done) reportedRejections.delete(oldest.value);
-    }
-    emit({ type: 'tool-rejected', threadId, time: clock.now(), ...rejected });
-  }
+  const reportRejected = createRejectionReporter(emit, clock);
 
-  const storage = options.storage ?? 'in-memory';
-  let store: LoadStateStore | undefined;
-  let ownsStore = false;
-
-  // -------------------------------------------------------------------------
-  // maxLoadedTools with a store: recency of use, per thread, in this process.
-  // A store keeps names in load order only; when each was last used is known
-  // here, in a bounded map: at most maxThreads threads (the least recently used
-  // thread dropped first), a thread's entries pruned to the names its store holds.
-  // A name this process has not seen yet counts as used when it first sees it in
-  // the store (names first seen together: in load order). So with a store shared
-  // by several processes, recency is per process: a use made in another process is
-  // not seen, and a name loaded there ranks by when this process first saw it, and
-  // by load position among the names seen together.
-  //
-  // Store answers may arrive late and out of order (a slow read issued before a
-  // load, answered after it). Each entry keeps the tick at which this process last
-  // knew the name to be loaded (`seen`), and an answer only prunes names it should
-  // have held: those seen loaded before its call was issued. So a stale read never
-  // drops the recency of a tool loaded while it was on its way.
-  // -------------------------------------------------------------------------
-
-  const recencyThreadCap =
-    typeof options.maxThreads === 'number' && Number.isInteger(options.maxThreads) && options.maxThreads >= 1
-      ? options.maxThreads
-      : DEFAULT_MAX_THREADS;
-  /** Per thread, per name: `used`, the tick of its last use; `seen`, the last tick it was known to be loaded. */
-  const recency = new Map<string, Map<string, { used: number; seen: number }>>();
-  let useTick = 0;
-
-  /** The thread's last uses, moved to the most recently used end of the thread map. */
-  function usesOfThread(threadId: string): Map<string, { used: number; seen: number }> {
-    let uses = recency.get(threadId);
-    if (uses) recency.delete(threadId);
-    else uses = new Map();
-    recency.set(threadId, uses);
-    while (recency.size > recencyThreadCap) {
-      const oldest = recency.keys().next();
-      if (oldest.done) break;
-      recency.delete(oldest.value);
-    }
-    return uses;
-  }
-
-  /** Marks names of a thread as used now (in this order): each is loaded, as far as this process knows. */
-  function noteUse(threadId: string, names: readonly string[]): void {
-    if (maxLoadedTools === undefined || !store || names.length === 0) return;
-    const uses = usesOfThread(threadId);
-    for (const name of names) {
-      const tick = ++useTick;
-      uses.set(name, { used: tick, seen: tick });
-    }
-  }
-
-  /**
-   * The thread's last uses, given the names its store answered to a call issued at tick
-   * `issuedAt`: a name missing from the answer is pruned only if it was known to be loaded
-   * before the call was issued (a name loaded since may be missing from a late answer); a name
-   * new to this process counts as used now.
-   */
-  function observe(
-    threadId: string,
-    held: readonly string[],
-    issuedAt: number,
-  ): Map<string, { used: number; seen: number }> {
-    const uses = usesOfThread(threadId);
-    if (uses.size > 0) {
-      const present = new Set(held);
-      for (const [name, { seen }] of uses) if (!present.has(name) && seen <= issuedAt) uses.delete(name);
-    }
-    for (const name of held) if (!uses.has(name)) uses.set(name, { used: ++useTick, seen: issuedAt });
-    return uses;
-  }
-
-  /** The names a store holds (read at tick `issuedAt`), capped to maxLoadedTools (least recently used left out, load order kept). */
-  function capStored(threadId: string, names: string[], issuedAt: number): string[] {
-    if (maxLoadedTools === undefined) return names;
-    const uses = observe(threadId, names, issuedAt);
-    if (names.length <= maxLoadedTools) return names;
-    const { kept, evicted } = capLoadedNames(names, (name) => uses.get(name)?.used, maxLoadedTools);
-    // Still in the store (its eviction failed), but no longer shown: gone, as far as the model sees.
-    noteUnloaded(threadId, evicted);
-    return kept;
-  }
-
-  // -------------------------------------------------------------------------
-  // With a store: the names each thread had loaded and lost (evicted by maxLoadedTools; with the
-  // engine's own in-memory store, also expired or dropped for maxThreads), and not loaded again
-  // since, so that the guard can tell the model a tool is "no longer loaded" (load it again)
-  // whichever request loaded it, rather than "not loaded" (search, then load). Per process, in a
-  // bounded map: at most maxThreads threads (the least recently unloaded first dropped), and per
-  // thread the MAX_REMEMBERED_UNLOADS names most recently unloaded; forgotten on clearState,
-  // clearAllState and dispose. A name forgotten (or unloaded in another process) only gets the
-  // plainer message. ('context' storage reads the same from the records.)
-  // -------------------------------------------------------------------------
-
-  const unloadedByThread = new Map<string, Set<string>>();
-
-  function noteUnloaded(threadId: string, names: readonly string[]): void {
-    if (names.length === 0) return;
-    const gone = unloadedByThread.get(threadId) ?? new Set<string>();
-    unloadedByThread.delete(threadId);
-    unloadedByThread.set(threadId, gone);
-    for (const name of names) {
-      gone.delete(name);
-      gone.add(name);
-    }
-    while (gone.size > MAX_REMEMBERED_UNLOADS) {
-      const oldest = gone.values().next();
-      if (oldest.done) break;
-      gone.delete(oldest.value);
-    }
-    while (unloadedByThread.size > recencyThreadCap) {
-      const oldest = unloadedByThread.keys().next();
-      if (oldest.done) break;
-      unloadedByThread.delete(oldest.value);
-    }
-  }
-
-  /** Names loaded again: no longer gone. */
-  function noteReloaded(threadId: string, names: readonly string[]): void {
-    const gone = unloadedByThread.get(threadId);
-    if (!gone) return;
-    for (const name of names) gone.delete(name);
-    if (gone.size === 0) unloadedByThread.delete(threadId);
-  }
-
-  if (storage === 'in-memory') {
-    store = createMemoryStore({
-      ttl: options.ttl,
-      maxThreads: options.maxThreads,
-      clock,
-      onEvict: (threadId, toolNames, reason) => {
-        recency.delete(threadId);
-        // Expired or dropped, the thread's tools were loaded and are gone; cleared means forgotten.
-        if (reason !== 'cleared') noteUnloaded(threadId, toolNames);
-        emit({ type: 'evict', threadId, time: clock.now(), toolNames, reason });
-      },
-    });
-    ownsStore = true;
-  } else if (storage === 'context') {
-    store = undefined;
-  } else if (
-    typeof storage === 'object' &&
-    storage !== null &&
-    typeof storage.get === 'function' &&
-    typeof storage.add === 'function' &&
-    typeof storage.delete === 'function'
-  ) {
-    if (maxLoadedTools !== undefined && typeof storage.remove !== 'function') {
-      // Without an atomic remove, evicting means rewriting the thread (delete, then add the
-      // rest): a load made meanwhile is lost, and a read in between sees nothing loaded.
-      throw new ToolSearchError(
-        'INVALID_OPTIONS',
-        'maxLoadedTools needs a store with a remove method (to evict single names atomically); this store has none.',
-      );
-    }
-    store = storage;
-  } else {
-    throw new ToolSearchError(
-      'INVALID_OPTIONS',
-      "storage must be 'in-memory', 'context' or a store with get, add and delete methods.",
-    );
-  }
+  const memory = createThreadMemory({
+    maxLoadedTools,
+    hasStore: options.storage !== 'context',
+    maxThreads:
+      typeof options.maxThreads === 'number' &&
+      Number.isInteger(options.maxThreads) &&
+      options.maxThreads >= 1
+        ? options.maxThreads
+        : DEFAULT_MAX_THREADS,
+  });
+  const store = createStoreCalls({
+    storage: options.storage,
+    ttl: options.ttl,
+    maxThreads: options.maxThreads,
+    maxLoadedTools,
+    storeTimeoutMs: settings.storeTimeoutMs,
+    clock,
+    memory,
+    emit,
+  });
+  const inLoadQueue = createLoadQueue(settings.storeTimeoutMs, clock);
 
   const metaTools = createMetaToolDefinitions({ autoLoad });
   const offeredMetaNames = metaTools.map((tool) => tool.name);
@@ -408,41 +164,6 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
   }) as (entries: readonly CatalogEntry<TTool>[]) => RequestCatalog<TTool>;
 
   let disposed = false;
-
-  /**
-   * Per thread, the tail of its loads in this process. A load reads what the thread holds,
-   * decides what is new, adds it and evicts past maxLoadedTools; two loads of one thread that
-   * interleaved (parallel tool calls, concurrent requests) both reported the same tool as newly
-   * loaded, and both evicted (and reported) the same name. Each waits for the one before it, but
-   * no longer than `storeTimeoutMs` from when it was asked: behind a stalled store the k-th load
-   * of a thread would otherwise fail only after k bounds, each waiting on the one before. Only
-   * loads wait: steps and guards read without waiting.
-   */
-  const loadQueues = new Map<string, Promise<unknown>>();
-  function inLoadQueue<T>(threadId: string, work: () => Promise<T>): Promise<T> {
-    const previous = loadQueues.get(threadId);
-    const run = previous ? settleWithin(previous, storeTimeoutMs, clock, () => undefined).then(work) : work();
-    const tail = run.catch(() => undefined);
-    loadQueues.set(threadId, tail);
-    void tail.then(() => {
-      if (loadQueues.get(threadId) === tail) loadQueues.delete(threadId);
-    });
-    return run;
-  }
-
-  // -------------------------------------------------------------------------
-  // Store calls: bounded in time, failures typed and reported.
-  // -------------------------------------------------------------------------
-
-  function storeFailure(operation: string, threadId: string, error: unknown): ToolSearchError {
-    const failure = ToolSearchError.isInstance(error)
-      ? error
-      : new ToolSearchError('STORE_UNAVAILABLE', `The load-state store failed during ${operation}.`, {
-          cause: error,
-        });
-    emit({ type: 'store-error', threadId, time: clock.now(), operation, error: failure });
-    return failure;
-  }
 
   /**
    * One search of a ranker, bounded by `searchTimeoutMs` when it answers with a promise. What it
@@ -464,136 +185,6 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
         )
       : value;
     return rankedResults(answer);
-  }
-
-  function callStore<T>(operation: string, threadId: string, run: () => MaybePromise<T>): MaybePromise<T> {
-    let value: MaybePromise<T>;
-    try {
-      value = run();
-    } catch (error) {
-      throw storeFailure(operation, threadId, error);
-    }
-    if (!isPromiseLike(value)) return value;
-    return failAfter(
-      value,
-      storeTimeoutMs,
-      clock,
-      'STORE_TIMEOUT',
-      `The load-state store did not answer ${operation} within ${storeTimeoutMs} ms.`,
-    ).catch((error: unknown) => {
-      throw storeFailure(operation, threadId, error);
-    });
-  }
-
-  const sanitizeNames = (value: unknown, operation: string): string[] => {
-    if (!Array.isArray(value)) {
-      throw new ToolSearchError(
-        'STORE_UNAVAILABLE',
-        `The load-state store returned ${typeof value} from ${operation}, not an array of names.`,
-      );
-    }
-    return value.filter((name): name is string => typeof name === 'string');
-  };
-
-  /** The thread's names in the store, capped to maxLoadedTools. */
-  async function readStored(threadId: string): Promise<string[]> {
-    const issuedAt = useTick;
-    return capStored(threadId, await storeGet(threadId), issuedAt);
-  }
-
-  async function storeGet(threadId: string): Promise<string[]> {
-    const names = await callStore('get', threadId, () => store!.get(threadId));
-    try {
-      return sanitizeNames(names, 'get');
-    } catch (error) {
-      throw storeFailure('get', threadId, error);
-    }
-  }
-
-  /**
-   * Adds names, marks `used` (the added names and those asked for again) as used, and
-   * applies maxLoadedTools (least recently used first); returns the names it evicted (the
-   * caller reports them, after the load that evicted them).
-   *
-   * The store removes the names past the cap, least recently used first, with `keep:
-   * maxLoadedTools`: it stops once the thread holds the cap. Another process evicting from the
-   * thread at the same moment (each from what its own add answered) may already have brought it
-   * down to the cap; the names this remove then leaves stay loaded, and only the names absent from
-   * its answer count as evicted. (A store that ignores `keep` removes every name asked, as before.)
-   */
-  async function storeAdd(
-    threadId: string,
-    names: readonly string[],
-    used: readonly string[],
-  ): Promise<string[]> {
-    const issuedAt = useTick;
-    const added = await callStore('add', threadId, () => store!.add(threadId, names));
-    let after: string[];
-    try {
-      after = sanitizeNames(added, 'add');
-    } catch (error) {
-      throw storeFailure('add', threadId, error);
-    }
-    noteReloaded(threadId, names);
-    if (maxLoadedTools === undefined) return [];
-    // Marked only once the names are in the store, so that a concurrent read cannot prune them first.
-    const uses = observe(threadId, after, issuedAt);
-    noteUse(threadId, used);
-    if (after.length <= maxLoadedTools) return [];
-    const { evicted: candidates, evictionOrder } = capLoadedNames(
-      after,
-      (name) => uses.get(name)?.used,
-      maxLoadedTools,
-    );
-    let left: Set<string>;
-    try {
-      // Every store here has remove: createToolSearchEngine refuses a store without it under maxLoadedTools.
-      const answer = await callStore('remove', threadId, () =>
-        store!.remove!(threadId, evictionOrder, { keep: maxLoadedTools }),
-      );
-      // A store of before `keep` may answer nothing: every name asked went, as it was then read.
-      if (answer === undefined) left = new Set();
-      else {
-        try {
-          left = new Set(sanitizeNames(answer, 'remove'));
-        } catch (error) {
-          throw storeFailure('remove', threadId, error);
-        }
-      }
-    } catch {
-      // The names were added, so they are loaded: a failed eviction (reported as a store-error)
-      // does not undo that, nor make the load fail. Reads show the thread capped all the same, and
-      // the next load evicts again.
-      return [];
-    }
-    // In load order; a name the store kept (the thread was at the cap already) stays loaded.
-    const evicted = candidates.filter((name) => !left.has(name));
-    for (const name of evicted) uses.delete(name);
-    noteUnloaded(threadId, evicted);
-    return evicted;
-  }
-
-  /** Validates what a store answered, keeping a synchronous answer synchronous. */
-  function checked<T, R>(
-    operation: string,
-    value: MaybePromise<T>,
-    validate: (value: T) => R | undefined,
-  ): MaybePromise<R> {
-    const apply = (result: T): R => {
-      const valid = validate(result);
-      if (valid === undefined) {
-        throw storeFailure(
-          operation,
-          ALL_THREADS,
-          new ToolSearchError(
-            'STORE_UNAVAILABLE',
-            `The load-state store returned an invalid answer to ${operation}.`,
-          ),
-        );
-      }
-      return valid;
-    };
-    return isPromiseLike(value) ? value.then(apply) : apply(value);
   }
 
   // -------------------------------------------------------------------------
@@ -624,65 +215,35 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
           }).loaded.names(),
         ];
       }
-      return readStored(thread);
+      return store.read(thread);
     },
 
     clearState(threadId) {
       if (!store) return;
       const thread = normalizeThreadId(threadId);
-      recency.delete(thread);
-      unloadedByThread.delete(thread);
-      return callStore('delete', thread, () => store!.delete(thread));
+      memory.forgetThread(thread);
+      return store.delete(thread);
     },
 
     clearAllState() {
-      if (store && typeof store.clear !== 'function') {
-        // Said to forget every thread, it would forget none: a caller resetting state (a test, a
-        // tenant's data removal) must know.
-        throw new ToolSearchError(
-          'INVALID_OPTIONS',
-          'clearAllState: the load-state store has no clear() method, so no thread was forgotten. Give the store a clear(), or forget threads one by one with clearState(threadId).',
-        );
-      }
-      recency.clear();
-      unloadedByThread.clear();
-      if (!store) return; // 'context' storage: the state is the conversations'.
-      return callStore('clear', ALL_THREADS, () => store!.clear!());
+      store?.checkClearable();
+      memory.forgetAll();
+      return store?.clear(); // 'context' storage: the state is the conversations'.
     },
 
     getStateStats(): MaybePromise<StoreStats> {
-      if (!store?.stats) return { threadCount: 0, oldestAccessTime: null };
-      return checked(
-        'stats',
-        callStore('stats', ALL_THREADS, () => store!.stats!()),
-        (stats) => {
-          const valid =
-            typeof stats === 'object' &&
-            stats !== null &&
-            typeof stats.threadCount === 'number' &&
-            (stats.oldestAccessTime === null || typeof stats.oldestAccessTime === 'number');
-          return valid
-            ? { threadCount: stats.threadCount, oldestAccessTime: stats.oldestAccessTime }
-            : undefined;
-        },
-      );
+      return store ? store.stats() : { threadCount: 0, oldestAccessTime: null };
     },
 
     cleanupNow() {
-      if (!store?.sweep) return 0;
-      return checked(
-        'sweep',
-        callStore('sweep', ALL_THREADS, () => store!.sweep!()),
-        (removed) => (typeof removed === 'number' && removed >= 0 ? removed : undefined),
-      );
+      return store ? store.sweep() : 0;
     },
 
     dispose() {
       if (disposed) return;
       disposed = true;
-      recency.clear();
-      unloadedByThread.clear();
-      if (ownsStore && store?.dispose) return store.dispose();
+      memory.forgetAll();
+      return store?.dispose();
     },
   };
 
@@ -914,14 +475,14 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
     }
 
     async function currentLoadedNames(): Promise<string[]> {
-      if (store) return readStored(threadId);
+      if (store) return store.read(threadId);
       return [...contextState().names()];
     }
 
     /** A loaded tool was used: remembered per process (store) or until the records show it ('context'). */
     function noteCall(name: string): void {
       if (maxLoadedTools === undefined) return;
-      if (store) noteUse(threadId, [name]);
+      if (store) memory.noteUse(threadId, [name]);
       else notePending('call', [name]);
     }
 
@@ -1209,7 +770,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       if (store) {
         if (loaded.length > 0) {
           try {
-            evicted = await storeAdd(threadId, loaded, used);
+            evicted = await store.add(threadId, loaded, used);
           } catch (error) {
             // A write that timed out may still land: its outcome is unknown. Any other failure
             // (the store refused before writing) wrote nothing.
@@ -1221,7 +782,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
             return { ok: false, error: error as ToolSearchError, mayHaveLoaded: timedOut ? loaded : [] };
           }
         } else {
-          noteUse(threadId, used);
+          memory.noteUse(threadId, used);
         }
       } else {
         evicted = contextState().load(used);
@@ -1512,7 +1073,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
 
     /** Whether the thread loaded the name and has lost it since (as far as this process knows, or the records show). */
     function unloadedFromThread(name: string): boolean {
-      if (store) return unloadedByThread.get(threadId)?.has(name) === true;
+      if (store) return memory.wasUnloaded(threadId, name);
       return contextState().wasEvicted(name);
     }
 
@@ -1562,12 +1123,6 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
   }
 
   return engine;
-}
-
-interface RejectedTool {
-  readonly toolName: string;
-  readonly reason: 'invalid-name' | 'reserved-name' | 'duplicate-name' | 'alias-conflict' | 'invalid-entry';
-  readonly message: string;
 }
 
 type RequestCatalog<TTool> = Catalog<TTool> & {
