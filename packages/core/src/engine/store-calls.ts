@@ -54,46 +54,9 @@ export interface StoreCallsOptions {
 /** The store the storage option names, and the calls to it; undefined for 'context' storage. */
 export function createStoreCalls(options: StoreCallsOptions): StoreCalls | undefined {
   const { maxLoadedTools, storeTimeoutMs, clock, memory, emit } = options;
-  const storage = options.storage ?? 'in-memory';
-  let store: LoadStateStore;
-  let ownsStore = false;
-  if (storage === 'in-memory') {
-    store = createMemoryStore({
-      ttl: options.ttl,
-      maxThreads: options.maxThreads,
-      clock,
-      onEvict: (threadId, toolNames, reason) => {
-        memory.forgetUses(threadId);
-        // Expired or dropped, the thread's tools were loaded and are gone; cleared means forgotten.
-        if (reason !== 'cleared') memory.noteUnloaded(threadId, toolNames);
-        emit({ type: 'evict', threadId, time: clock.now(), toolNames, reason });
-      },
-    });
-    ownsStore = true;
-  } else if (storage === 'context') {
-    return undefined;
-  } else if (
-    typeof storage === 'object' &&
-    storage !== null &&
-    typeof storage.get === 'function' &&
-    typeof storage.add === 'function' &&
-    typeof storage.delete === 'function'
-  ) {
-    if (maxLoadedTools !== undefined && typeof storage.remove !== 'function') {
-      // Without an atomic remove, evicting means rewriting the thread (delete, then add the
-      // rest): a load made meanwhile is lost, and a read in between sees nothing loaded.
-      throw new ToolSearchError(
-        'INVALID_OPTIONS',
-        'maxLoadedTools needs a store with a remove method (to evict single names atomically); this store has none.',
-      );
-    }
-    store = storage;
-  } else {
-    throw new ToolSearchError(
-      'INVALID_OPTIONS',
-      "storage must be 'in-memory', 'context' or a store with get, add and delete methods.",
-    );
-  }
+  const opened = openStore(options);
+  if (opened === undefined) return undefined;
+  const { store, ownsStore } = opened;
 
   function storeFailure(operation: string, threadId: string, error: unknown): ToolSearchError {
     const failure = ToolSearchError.isInstance(error)
@@ -279,4 +242,46 @@ export function createStoreCalls(options: StoreCallsOptions): StoreCalls | undef
       return undefined;
     },
   };
+}
+
+/** The store the storage option names (the engine's own in-memory store, or the one given); undefined for 'context'. */
+function openStore(options: StoreCallsOptions): { store: LoadStateStore; ownsStore: boolean } | undefined {
+  const { maxLoadedTools, clock, memory, emit } = options;
+  const storage = options.storage ?? 'in-memory';
+  if (storage === 'in-memory') {
+    const store = createMemoryStore({
+      ttl: options.ttl,
+      maxThreads: options.maxThreads,
+      clock,
+      onEvict: (threadId, toolNames, reason) => {
+        memory.forgetUses(threadId);
+        // Expired or dropped, the thread's tools were loaded and are gone; cleared means forgotten.
+        if (reason !== 'cleared') memory.noteUnloaded(threadId, toolNames);
+        emit({ type: 'evict', threadId, time: clock.now(), toolNames, reason });
+      },
+    });
+    return { store, ownsStore: true };
+  }
+  if (storage === 'context') return undefined;
+  if (
+    typeof storage === 'object' &&
+    storage !== null &&
+    typeof storage.get === 'function' &&
+    typeof storage.add === 'function' &&
+    typeof storage.delete === 'function'
+  ) {
+    if (maxLoadedTools !== undefined && typeof storage.remove !== 'function') {
+      // Without an atomic remove, evicting means rewriting the thread (delete, then add the
+      // rest): a load made meanwhile is lost, and a read in between sees nothing loaded.
+      throw new ToolSearchError(
+        'INVALID_OPTIONS',
+        'maxLoadedTools needs a store with a remove method (to evict single names atomically); this store has none.',
+      );
+    }
+    return { store: storage, ownsStore: false };
+  }
+  throw new ToolSearchError(
+    'INVALID_OPTIONS',
+    "storage must be 'in-memory', 'context' or a store with get, add and delete methods.",
+  );
 }
