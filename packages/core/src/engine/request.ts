@@ -13,22 +13,22 @@ import type {
 } from '../types';
 import { createCatalogListing } from './catalog-listing';
 import { type EngineSettings, normalizeThreadId } from './engine-settings';
-import { createGuard } from './guard';
+import { createGuard, type Guard } from './guard';
 import type { LoadQueue } from './load-queue';
-import { createLoadTool } from './load-tool';
+import { createLoadTool, type LoadTool } from './load-tool';
 import type { SearchRanker } from './ranker-search';
-import { createResultSigner } from './receipts';
+import { createResultSigner, type SignResult } from './receipts';
 import type { ReportRejected } from './rejections';
-import { createReplacedHooks } from './replaced-hooks';
+import { createReplacedHooks, type ReplacedHooks } from './replaced-hooks';
 import { createRequestFilter } from './request-filter';
 import { createRequestLoadState } from './request-load-state';
 import { type RequestCatalog, resolveRequestTools } from './request-tools';
-import { createSearchTools } from './search-tools';
+import { createSearchTools, type SearchTools } from './search-tools';
 import { createStepPlanner } from './step-plan';
 import type { StoreCalls } from './store-calls';
 import { createSuggestions } from './suggestions';
 import type { ThreadMemory } from './thread-memory';
-import { createToolLoading } from './tool-loading';
+import { createToolLoading, type LoadCanonical } from './tool-loading';
 
 /** What a request uses of its engine: built once per engine, shared by its requests. */
 export interface RequestEngineParts<TTool, TContext> {
@@ -91,75 +91,90 @@ export function createRequest<TTool, TContext>(
     clock,
     emit,
   });
-  const hooks = createReplacedHooks({ threadId, clock, emit });
-  const sign = createResultSigner(signer, threadId);
-  const loadCanonical = createToolLoading({
-    threadId,
-    inLoadQueue: engine.inLoadQueue,
-    loadState,
-    alwaysOnNames: tools.alwaysOnNames,
-    clock,
-    emit,
-  });
-  const searchTools = createSearchTools({
-    threadId,
-    topK: settings.topK,
-    minScore: settings.minScore,
-    autoLoad,
-    maxLoadedTools,
-    tools,
-    filter,
-    searchRanker: engine.searchRanker,
-    loadCanonical,
-    hooks,
-    currentPlan: planner.current,
-    sign,
-    clock,
-    emit,
-  });
-  const loadTool = createLoadTool({
-    threadId,
-    maxLoadedTools,
-    tools,
-    filter,
-    loadCanonical,
-    suggestionsFor: createSuggestions({
+
+  // Built on first use: a request is opened for every generate call (every model call with
+  // LangChain), and many never search, load or call a tool, so only what a step needs is built now.
+  let hooks: ReplacedHooks | undefined;
+  const hooksOf = () => (hooks ??= createReplacedHooks({ threadId, clock, emit }));
+  let loadCanonical: LoadCanonical | undefined;
+  const loadingOf = () =>
+    (loadCanonical ??= createToolLoading({
       threadId,
+      inLoadQueue: engine.inLoadQueue,
+      loadState,
+      alwaysOnNames: tools.alwaysOnNames,
+      clock,
+      emit,
+    }));
+  let sign: SignResult | undefined;
+  const signOf = () => (sign ??= createResultSigner(signer, threadId));
+  let searchTools: SearchTools | undefined;
+  const searchToolsOf = () =>
+    (searchTools ??= createSearchTools({
+      threadId,
+      topK: settings.topK,
+      minScore: settings.minScore,
+      autoLoad,
+      maxLoadedTools,
       tools,
       filter,
       searchRanker: engine.searchRanker,
+      loadCanonical: loadingOf(),
+      hooks: hooksOf(),
+      currentPlan: planner.current,
+      sign: signOf(),
       clock,
       emit,
-    }),
-    hooks,
-    sign,
-    clock,
-    emit,
-  });
-  const guard = createGuard({
-    threadId,
-    autoLoad,
-    offeredMetaNames,
-    tools,
-    filter,
-    planner,
-    loadState,
-    hooks,
-    clock,
-    emit,
-  });
+    }));
+  let loadTool: LoadTool | undefined;
+  const loadToolOf = () =>
+    (loadTool ??= createLoadTool({
+      threadId,
+      maxLoadedTools,
+      tools,
+      filter,
+      loadCanonical: loadingOf(),
+      suggestionsFor: createSuggestions({
+        threadId,
+        tools,
+        filter,
+        searchRanker: engine.searchRanker,
+        clock,
+        emit,
+      }),
+      hooks: hooksOf(),
+      sign: signOf(),
+      clock,
+      emit,
+    }));
+  let guard: Guard | undefined;
+  const guardOf = () =>
+    (guard ??= createGuard({
+      threadId,
+      autoLoad,
+      offeredMetaNames,
+      tools,
+      filter,
+      planner,
+      loadState,
+      hooks: hooksOf(),
+      clock,
+      emit,
+    }));
+  let catalogInstructions: (() => Promise<string | undefined>) | undefined;
+  const listingOf = () => (catalogInstructions ??= createCatalogListing({ autoLoad, tools, filter }));
 
   return {
     threadId,
     prepareStep: planner.prepareStep,
     searchTools: (input: unknown, options?: MetaToolCallOptions) =>
-      abortable(options?.signal, (signal) => searchTools(input, signal)),
+      abortable(options?.signal, (signal) => searchToolsOf()(input, signal)),
     loadTool: (input: unknown, options?: MetaToolCallOptions) =>
-      abortable(options?.signal, (signal) => loadTool(input, signal)),
-    guard,
-    hookReplaced: hooks.hookReplaced,
+      abortable(options?.signal, (signal) => loadToolOf()(input, signal)),
+    guard: (toolName, guardOptions) => guardOf()(toolName, guardOptions),
+    hookReplaced: (hook) => hooksOf().hookReplaced(hook),
     resolve: (toolName: string) =>
       typeof toolName === 'string' ? planner.current()?.byName.get(toolName) : undefined,
-    catalogInstructions: createCatalogListing({ autoLoad, tools, filter }),
+    catalogInstructions: () => listingOf()(),
   };
 }
