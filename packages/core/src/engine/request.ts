@@ -1,0 +1,180 @@
+// Owns the wiring of one request (one generate / stream / invoke call): it builds the request's
+// parts from the engine's and joins them into the ToolSearchRequest that adapters drive.
+import { abortable } from '../abortable';
+import type { Catalog } from '../catalog';
+import type { ReceiptSigner } from '../context-state';
+import type {
+  CatalogEntry,
+  MetaToolCallOptions,
+  MetaToolDefinition,
+  RequestOptions,
+  ToolSearchEvent,
+  ToolSearchRequest,
+} from '../types';
+import { createCatalogListing } from './catalog-listing';
+import { type EngineSettings, normalizeThreadId } from './engine-settings';
+import { createGuard, type Guard } from './guard';
+import type { LoadQueue } from './load-queue';
+import { createLoadTool, type LoadTool } from './load-tool';
+import type { SearchRanker } from './ranker-search';
+import { createResultSigner, type SignResult } from './receipts';
+import type { ReportRejected } from './rejections';
+import { createReplacedHooks, type ReplacedHooks } from './replaced-hooks';
+import { createRequestFilter } from './request-filter';
+import { createRequestLoadState } from './request-load-state';
+import { type RequestCatalog, resolveRequestTools } from './request-tools';
+import { createSearchTools, type SearchTools } from './search-tools';
+import { createStepPlanner } from './step-plan';
+import type { StoreCalls } from './store-calls';
+import { createSuggestions } from './suggestions';
+import type { ThreadMemory } from './thread-memory';
+import { createToolLoading, type LoadCanonical } from './tool-loading';
+
+/** What a request uses of its engine: built once per engine, shared by its requests. */
+export interface RequestEngineParts<TTool, TContext> {
+  readonly settings: EngineSettings<TTool, TContext>;
+  readonly staticCatalog: Catalog<TTool>;
+  readonly requestCatalogs: (entries: readonly CatalogEntry<TTool>[]) => RequestCatalog<TTool>;
+  readonly reportRejected: ReportRejected;
+  /** Undefined for 'context' storage. */
+  readonly store: StoreCalls | undefined;
+  readonly memory: Pick<ThreadMemory, 'noteUse' | 'wasUnloaded'>;
+  readonly inLoadQueue: LoadQueue;
+  readonly searchRanker: SearchRanker;
+  readonly signer: ReceiptSigner | undefined;
+  readonly metaTools: readonly MetaToolDefinition[];
+  readonly offeredMetaNames: readonly string[];
+  readonly emit: (event: ToolSearchEvent) => void;
+}
+
+/** One request, from its checked options. */
+export function createRequest<TTool, TContext>(
+  engine: RequestEngineParts<TTool, TContext>,
+  requestOptions: RequestOptions<TTool, TContext>,
+): ToolSearchRequest<TTool> {
+  const { settings, staticCatalog, store, memory, signer, metaTools, offeredMetaNames, emit } = engine;
+  const { clock, autoLoad, maxLoadedTools } = settings;
+  const threadId = normalizeThreadId(requestOptions.threadId);
+
+  const tools = resolveRequestTools({
+    threadId,
+    requestOptions,
+    staticCatalog,
+    requestCatalogs: engine.requestCatalogs,
+    reportRejected: engine.reportRejected,
+  });
+  const filter = createRequestFilter<TTool, TContext>({
+    filter: settings.filter,
+    filterTimeoutMs: settings.filterTimeoutMs,
+    requestContext: requestOptions.requestContext,
+    threadId,
+    clock,
+    emit,
+  });
+  const loadState = createRequestLoadState({
+    threadId,
+    store,
+    memory,
+    autoLoad,
+    maxLoadedTools,
+    signer,
+    canonicalName: (name) => tools.lookupForLoad(name)?.descriptor.name,
+    skip: tools.alwaysOnNames,
+  });
+  const planner = createStepPlanner({
+    threadId,
+    tools,
+    filter,
+    loadState,
+    metaTools,
+    offeredMetaNames,
+    clock,
+    emit,
+  });
+
+  // Built on first use: a request is opened for every generate call (every model call with
+  // LangChain), and many never search, load or call a tool, so only what a step needs is built now.
+  let hooks: ReplacedHooks | undefined;
+  const hooksOf = () => (hooks ??= createReplacedHooks({ threadId, clock, emit }));
+  let loadCanonical: LoadCanonical | undefined;
+  const loadingOf = () =>
+    (loadCanonical ??= createToolLoading({
+      threadId,
+      inLoadQueue: engine.inLoadQueue,
+      loadState,
+      alwaysOnNames: tools.alwaysOnNames,
+      clock,
+      emit,
+    }));
+  let sign: SignResult | undefined;
+  const signOf = () => (sign ??= createResultSigner(signer, threadId));
+  let searchTools: SearchTools | undefined;
+  const searchToolsOf = () =>
+    (searchTools ??= createSearchTools({
+      threadId,
+      topK: settings.topK,
+      minScore: settings.minScore,
+      autoLoad,
+      maxLoadedTools,
+      tools,
+      filter,
+      searchRanker: engine.searchRanker,
+      loadCanonical: loadingOf(),
+      hooks: hooksOf(),
+      currentPlan: planner.current,
+      sign: signOf(),
+      clock,
+      emit,
+    }));
+  let loadTool: LoadTool | undefined;
+  const loadToolOf = () =>
+    (loadTool ??= createLoadTool({
+      threadId,
+      maxLoadedTools,
+      tools,
+      filter,
+      loadCanonical: loadingOf(),
+      suggestionsFor: createSuggestions({
+        threadId,
+        tools,
+        filter,
+        searchRanker: engine.searchRanker,
+        clock,
+        emit,
+      }),
+      hooks: hooksOf(),
+      sign: signOf(),
+      clock,
+      emit,
+    }));
+  let guard: Guard | undefined;
+  const guardOf = () =>
+    (guard ??= createGuard({
+      threadId,
+      autoLoad,
+      offeredMetaNames,
+      tools,
+      filter,
+      planner,
+      loadState,
+      hooks: hooksOf(),
+      clock,
+      emit,
+    }));
+  let catalogInstructions: (() => Promise<string | undefined>) | undefined;
+  const listingOf = () => (catalogInstructions ??= createCatalogListing({ autoLoad, tools, filter }));
+
+  return {
+    threadId,
+    prepareStep: planner.prepareStep,
+    searchTools: (input: unknown, options?: MetaToolCallOptions) =>
+      abortable(options?.signal, (signal) => searchToolsOf()(input, signal)),
+    loadTool: (input: unknown, options?: MetaToolCallOptions) =>
+      abortable(options?.signal, (signal) => loadToolOf()(input, signal)),
+    guard: (toolName, guardOptions) => guardOf()(toolName, guardOptions),
+    hookReplaced: (hook) => hooksOf().hookReplaced(hook),
+    resolve: (toolName: string) =>
+      typeof toolName === 'string' ? planner.current()?.byName.get(toolName) : undefined,
+    catalogInstructions: () => listingOf()(),
+  };
+}
