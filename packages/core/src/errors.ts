@@ -37,7 +37,7 @@ export class ToolSearchError extends Error {
   }
 
   /** `error instanceof ToolSearchError` reads the marker too, so it holds across copies. */
-  static [Symbol.hasInstance](value: unknown): value is ToolSearchError {
+  static override [Symbol.hasInstance](value: unknown): value is ToolSearchError {
     return ToolSearchError.isInstance(value);
   }
 }
