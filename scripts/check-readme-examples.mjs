@@ -3,7 +3,7 @@
 // registry at the lockfile's versions), type-check every ```ts block strictly, run each one, and
 // check that every relative link points to a file the package's tarball ships.
 //
-// Usage: node scripts/check-readme-examples.mjs [packages/<pkg>/README.md ...]
+// Usage: pnpm check:readmes [packages/<pkg>/README.md ...] [--show-output]
 //        (default: the README of every publishable package under packages/)
 import { spawn } from 'node:child_process';
 import {
@@ -22,6 +22,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const BLOCK_TIMEOUT_MS = 60_000;
+const showOutput = process.argv.includes('--show-output');
 
 /**
  * @typedef {{ index: number, line: number, code: string }} CodeBlock
@@ -311,25 +312,15 @@ export async function checkReadme({ readme, packed, versions, workDir, env = pro
   if (failures.length > 0) return failures;
   const own = [...packed.values()].find((entry) => entry.dir === dirname(readme));
 
-  // Links: a relative link must name a file of the package's tarball; an anchor, a heading.
-  for (const link of parts.links) {
-    const [path = '', anchor] = link.target.split('#');
-    if (path === '') {
-      if (anchor !== undefined && !parts.headings.has(anchor)) {
-        failures.push(`${label}, line ${link.line}: the link #${anchor} names no heading of the README`);
-      }
-      continue;
-    }
-    const inPackage = relative(dirname(readme), resolve(dirname(readme), path));
-    if (own === undefined) {
-      failures.push(
-        `${label}, line ${link.line}: a relative link (${link.target}) in a README no tarball ships`,
-      );
-    } else if (!own.files.has(inPackage)) {
-      failures.push(
-        `${label}, line ${link.line}: the link ${link.target} points to a file ${own.name}'s tarball does not ship (${inPackage})`,
-      );
-    }
+  // Links, in the README and in every other page the tarball ships (docs/*.md): a relative link
+  // must name a file of the tarball, an anchor a heading of its page.
+  failures.push(...checkLinks(readme, label, parts, own));
+  for (const page of own === undefined ? [] : [...own.files].filter((file) => file.endsWith('.md'))) {
+    const path = join(own?.dir ?? '', page);
+    if (path === readme) continue;
+    failures.push(
+      ...checkLinks(path, relative(repoRoot, path), readmeParts(readFileSync(path, 'utf8')), own),
+    );
   }
 
   // The install line names exactly what the examples import, and the peers of what it installs.
@@ -442,6 +433,8 @@ export async function checkReadme({ readme, packed, versions, workDir, env = pro
       [join(repoRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs'), `block-${block.index}.ts`],
       { cwd: project, timeoutMs: BLOCK_TIMEOUT_MS, env: { ...env, NO_COLOR: '1' } },
     );
+    if (showOutput)
+      console.log(`--- ${label}, ts block ${block.index} (line ${block.line}):\n${result.output.trimEnd()}`);
     if (result.timedOut) {
       failures.push(
         `${label}, ts block ${block.index} (line ${block.line}): did not finish within ${BLOCK_TIMEOUT_MS / 1000} s (something keeps it alive?)\n${indent(result.output)}`,
@@ -449,6 +442,38 @@ export async function checkReadme({ readme, packed, versions, workDir, env = pro
     } else if (result.code !== 0) {
       failures.push(
         `${label}, ts block ${block.index} (line ${block.line}): exited with ${result.code}\n${indent(result.output)}`,
+      );
+    }
+  }
+  return failures;
+}
+
+/**
+ * The broken links of one page of a package (`own`, undefined for a README outside a package).
+ * @param {string} page
+ * @param {string} label
+ * @param {ReadmeParts} parts
+ * @param {PackedPackage | undefined} own
+ */
+function checkLinks(page, label, parts, own) {
+  /** @type {string[]} */
+  const failures = [];
+  for (const link of parts.links) {
+    const [path = '', anchor] = link.target.split('#');
+    if (path === '') {
+      if (anchor !== undefined && !parts.headings.has(anchor)) {
+        failures.push(`${label}, line ${link.line}: the link #${anchor} names no heading of the page`);
+      }
+      continue;
+    }
+    const inPackage = own === undefined ? path : relative(own.dir, resolve(dirname(page), path));
+    if (own === undefined) {
+      failures.push(
+        `${label}, line ${link.line}: a relative link (${link.target}) in a README no tarball ships`,
+      );
+    } else if (!own.files.has(inPackage)) {
+      failures.push(
+        `${label}, line ${link.line}: the link ${link.target} points to a file ${own.name}'s tarball does not ship (${inPackage})`,
       );
     }
   }
@@ -517,8 +542,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     process.exit(1);
   }
   const started = Date.now();
+  const readmeArguments = process.argv.slice(2).filter((argument) => !argument.startsWith('--'));
   const failures = await checkReadmes({
-    readmes: process.argv.length > 2 ? process.argv.slice(2) : undefined,
+    readmes: readmeArguments.length > 0 ? readmeArguments : undefined,
     log: (line) => console.log(line),
   });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
