@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 // its own config. The JSON report is what .ci/run counts.
 export default defineConfig({
   test: {
-    projects: ['packages/*/vitest.config.ts', 'examples/*/vitest.config.ts'],
+    projects: ['packages/*/vitest.config.ts', 'examples/*/vitest.config.ts', 'scripts/vitest.config.ts'],
     reporters: ['default', ['json', { outputFile: '.reports/vitest.json' }]],
   },
 });

@@ -409,25 +409,38 @@ export async function checkReadme({ readme, packed, versions, workDir, env = pro
       cwd: project,
     },
   );
+  /** @type {Set<number>} */
+  const mistyped = new Set();
   if (tsc.code !== 0) {
-    const errors = tsc.output.split('\n').filter((line) => line.trim() !== '');
+    // One entry per diagnostic: its first line and the indented lines that elaborate it.
+    /** @type {string[]} */
+    const diagnostics = [];
+    for (const line of tsc.output.split('\n')) {
+      if (line.trim() === '') continue;
+      if (line.startsWith(' ') && diagnostics.length > 0)
+        diagnostics[diagnostics.length - 1] += `\n  ${line}`;
+      else diagnostics.push(line);
+    }
     for (const block of parts.blocks) {
-      const own = errors.filter((line) => line.startsWith(`block-${block.index}.ts(`));
+      const own = diagnostics.filter((line) => line.startsWith(`block-${block.index}.ts(`));
       if (own.length > 0) {
+        mistyped.add(block.index);
         failures.push(
           `${label}, ts block ${block.index} (line ${block.line}): type error\n  ${own.join('\n  ')}`,
         );
       }
     }
-    const other = errors.filter((line) => !/^block-\d+\.ts\(/.test(line) && !line.startsWith(' '));
-    if (failures.length === 0 || other.length > 0) {
-      failures.push(`${label}: the type check failed\n  ${(other.length > 0 ? other : errors).join('\n  ')}`);
+    const other = diagnostics.filter((line) => !/^block-\d+\.ts\(/.test(line));
+    if (mistyped.size === 0 || other.length > 0) {
+      failures.push(
+        `${label}: the type check failed\n  ${(other.length > 0 ? other : diagnostics).join('\n  ')}`,
+      );
+      return failures;
     }
-    return failures;
   }
 
-  // Run every block to completion with the repo's Node, offline models only.
-  for (const block of parts.blocks) {
+  // Run every block that type-checked to completion with the repo's Node, offline models only.
+  for (const block of parts.blocks.filter((entry) => !mistyped.has(entry.index))) {
     const result = await run(
       process.execPath,
       [join(repoRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs'), `block-${block.index}.ts`],
