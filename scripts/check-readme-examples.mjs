@@ -488,6 +488,13 @@ function checkLinks(page, label, parts, own) {
       failures.push(
         `${label}, line ${link.line}: the link ${link.target} points to a file ${own.name}'s tarball does not ship (${inPackage})`,
       );
+    } else if (anchor !== undefined && inPackage.endsWith('.md')) {
+      const headings = readmeParts(readFileSync(join(own.dir, inPackage), 'utf8')).headings;
+      if (!headings.has(anchor)) {
+        failures.push(
+          `${label}, line ${link.line}: the link ${link.target} names no heading of ${inPackage}`,
+        );
+      }
     }
   }
   return failures;
