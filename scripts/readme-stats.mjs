@@ -13,9 +13,12 @@ const files =
         .map((p) => join('packages', p, 'README.md'))
         .filter((f) => existsSync(f));
 
+/** @param {string} markdown */
 function sentencesOf(markdown) {
+  /** @type {string[]} */
   const out = [];
   let inFence = false;
+  /** @type {string[]} */
   let paragraph = [];
   const flush = () => {
     if (paragraph.length) out.push(...split(paragraph.join(' ')));
@@ -46,6 +49,7 @@ function sentencesOf(markdown) {
   return out;
 }
 
+/** @param {string} text */
 function split(text) {
   const parts = text.split(/(?<=[.!?])\s+(?=[A-Z`*(["'])/);
   return parts
@@ -53,7 +57,7 @@ function split(text) {
     .filter((s) => s.split(/\s+/).filter((w) => /[\p{L}\p{N}`]/u.test(w)).length >= 3);
 }
 
-const words = (s) => s.split(/\s+/).filter((w) => /[\p{L}\p{N}`]/u.test(w)).length;
+const words = (/** @type {string} */ s) => s.split(/\s+/).filter((w) => /[\p{L}\p{N}`]/u.test(w)).length;
 const all = [];
 for (const f of files) {
   const s = sentencesOf(readFileSync(f, 'utf8')).map((x) => ({ f, x, n: words(x) }));
