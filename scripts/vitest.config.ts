@@ -1,6 +1,11 @@
 import { defineProject } from 'vitest/config';
 
-// The repository's own scripts (the test command's provisioning) as one more vitest project.
+// The repository scripts' own tests (the test command's provisioning, the README examples check).
 export default defineProject({
-  test: { name: 'scripts', environment: 'node', include: ['*.test.ts'] },
+  test: {
+    name: 'scripts',
+    environment: 'node',
+    include: ['*.test.ts'],
+    testTimeout: 300_000,
+  },
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { optionsObject, ToolSearchError } from './errors';
 
 describe('ToolSearchError', () => {
@@ -18,6 +18,31 @@ describe('ToolSearchError', () => {
       code: 'DISPOSED',
     });
     expect(ToolSearchError.isInstance(foreign)).toBe(true);
+  });
+
+  it('recognises an error thrown by a second copy of the module, and not a lookalike without the marker', async () => {
+    // A second evaluation of the module: another class, as a second installed copy has.
+    vi.resetModules();
+    const second: typeof import('./errors') = await import('./errors');
+    expect(second.ToolSearchError).not.toBe(ToolSearchError);
+    const fromSecondCopy = new second.ToolSearchError('STORE_TIMEOUT', 'slow store');
+    expect(Object.getPrototypeOf(fromSecondCopy)).not.toBe(ToolSearchError.prototype);
+    expect(ToolSearchError.isInstance(fromSecondCopy)).toBe(true);
+    expect(fromSecondCopy instanceof ToolSearchError).toBe(true);
+    expect(second.ToolSearchError.isInstance(new ToolSearchError('DISPOSED', 'x'))).toBe(true);
+
+    // Same name, code and message, no marker: not ours (a string match would have taken it).
+    const lookalike = Object.assign(new Error('slow store'), {
+      name: 'ToolSearchError',
+      code: 'STORE_TIMEOUT',
+    });
+    expect(ToolSearchError.isInstance(lookalike)).toBe(false);
+    expect(lookalike instanceof ToolSearchError).toBe(false);
+    // A marker under a symbol of its own (not the registry's), or not `true`, is no marker.
+    expect(ToolSearchError.isInstance({ [Symbol('tool-search.error')]: true })).toBe(false);
+    expect(ToolSearchError.isInstance({ [Symbol.for('tool-search.error')]: 'yes' })).toBe(false);
+    expect(new Error('x') instanceof ToolSearchError).toBe(false);
+    expect(new ToolSearchError('DISPOSED', 'x') instanceof Error).toBe(true);
   });
 });
 

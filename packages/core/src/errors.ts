@@ -1,7 +1,9 @@
 /**
  * The one error type of tool-search. Codes are a closed set; `cause` keeps the
  * underlying error. `ToolSearchError.isInstance` uses a registry-wide symbol, so
- * it answers correctly even when two copies of the package are installed.
+ * it answers correctly even when two copies of the package are installed (an app
+ * and an adapter each with their own `@tool-search/core`); `instanceof` asks the
+ * same marker, so it answers the same.
  */
 export type ToolSearchErrorCode =
   | 'INVALID_OPTIONS'
@@ -29,8 +31,14 @@ export class ToolSearchError extends Error {
     this.code = code;
   }
 
+  /** Whether `value` is a `ToolSearchError` of any installed copy of the package. */
   static isInstance(value: unknown): value is ToolSearchError {
     return typeof value === 'object' && value !== null && (value as { [marker]?: unknown })[marker] === true;
+  }
+
+  /** `error instanceof ToolSearchError` reads the marker too, so it holds across copies. */
+  static override [Symbol.hasInstance](value: unknown): value is ToolSearchError {
+    return ToolSearchError.isInstance(value);
   }
 }
 

@@ -1,3 +1,27 @@
+// What a user of this adapter reaches for from the core, so that the adapter alone is enough:
+// the hybrid ranker, the error type, the meta-tools' names and shapes, the store and event types.
+export type {
+  Embedder,
+  HybridRankerOptions,
+  LoadStateStore,
+  LoadToolInput,
+  LoadToolOutput,
+  RankerFactory,
+  SearchToolsInput,
+  SearchToolsOutput,
+  StoreStats,
+  ToolSearchErrorCode,
+  ToolSearchEvent,
+  ToolSearchEventListener,
+} from '@tool-search/core';
+export {
+  createHybridRanker,
+  createStoredEmbedder,
+  isMetaToolName,
+  LOAD_TOOL_NAME,
+  SEARCH_TOOLS_NAME,
+  ToolSearchError,
+} from '@tool-search/core';
 export type { LangChainEmbedderOptions } from './langchain-embedder';
 export { createLangChainEmbedder } from './langchain-embedder';
 export type { BindableTool } from './langchain-tool-search';
