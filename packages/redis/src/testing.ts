@@ -32,8 +32,8 @@ export interface RedisServerOptions {
 }
 
 const MISSING =
-  'redis-server is not installed: install it (Debian/Ubuntu: apt-get install -y redis-server; ' +
-  '.ci/run does this when it is missing), or point the program at a running Redis.';
+  'redis-server is not installed: install it (Debian/Ubuntu: apt-get install -y redis-server), ' +
+  'or point the program at a running Redis.';
 
 const running = new Set<ChildProcess>();
 let exitHookInstalled = false;
