@@ -6,7 +6,14 @@ import {
   type InvertedIndexBuilder,
 } from './inverted-index';
 import { keepShape } from './keep-shape';
-import { createNameMatcher, type NameMatcher, type NameStemmer } from './name-matcher';
+import {
+  createNameMatcher,
+  extendNameKey,
+  finishNameKey,
+  NAME_KEY_START,
+  type NameMatcher,
+  type NameStemmer,
+} from './name-matcher';
 import { forEachSchemaText, type SchemaTextSink } from './schema-texts';
 import { isStopword } from './stopwords';
 import { forEachWord, tokenize, type WordSink } from './tokenizer';
@@ -78,6 +85,9 @@ class CatalogIndexer implements WordSink, SchemaTextSink, NameStemmer {
   private readonly names: string[] = [];
   private readonly descriptions: string[] = [];
   private readonly nameWords: string[][] = [];
+  /** Per tool, its name's key hashes for the name matcher, made while its name is indexed. */
+  private readonly plainKeys: Int32Array;
+  private readonly stemmedKeys: Int32Array;
   private readonly indexesName: boolean;
   private readonly indexesTags: boolean;
   private readonly indexesDescription: boolean;
@@ -98,6 +108,8 @@ class CatalogIndexer implements WordSink, SchemaTextSink, NameStemmer {
     private readonly keepSurfaceWords: boolean,
   ) {
     this.builder = createInvertedIndexBuilder(fields, k1, expectedTools);
+    this.plainKeys = new Int32Array(expectedTools);
+    this.stemmedKeys = new Int32Array(expectedTools);
     this.indexesName = fields[FIELD_NAME]!.weight > 0;
     this.indexesTags = fields[FIELD_TAGS]!.weight > 0;
     this.indexesDescription = fields[FIELD_DESCRIPTION]!.weight > 0;
@@ -114,10 +126,20 @@ class CatalogIndexer implements WordSink, SchemaTextSink, NameStemmer {
     const { builder } = this;
     builder.addDocument();
     if (this.indexesName) {
+      // The name matcher's keys (the words joined as written, and stemmed) are hashed here,
+      // where each word's term is at hand, rather than by looking every word up again.
+      let plain = NAME_KEY_START;
+      let stemmed = NAME_KEY_START;
       for (const word of wordsOfName) {
-        const term = this.termOf(this.words.internWord(word));
-        builder.add(FIELD_NAME, term === NOT_INDEXED ? builder.term(this.stemWord(word)) : term);
+        const indexed = this.termOf(this.words.internWord(word));
+        const term = indexed === NOT_INDEXED ? builder.term(this.stemWord(word)) : indexed;
+        builder.add(FIELD_NAME, term);
+        plain = extendNameKey(plain, word);
+        stemmed = extendNameKey(stemmed, builder.termText(term));
       }
+      const tool = this.names.length - 1;
+      this.plainKeys[tool] = finishNameKey(plain);
+      this.stemmedKeys[tool] = finishNameKey(stemmed);
     }
     if (this.indexesTags && Array.isArray(tool?.tags)) {
       for (const tag of tool.tags) if (typeof tag === 'string') this.addText(FIELD_TAGS, tag);
@@ -134,6 +156,7 @@ class CatalogIndexer implements WordSink, SchemaTextSink, NameStemmer {
       stemmer: this,
       queryStemmer: { stemNameWord: stemWord },
       words: nameWords,
+      ...(this.indexesName ? { keys: { plain: this.plainKeys, stemmed: this.stemmedKeys } } : {}),
     });
     if (!this.keepSurfaceWords) return { index, names, descriptions, nameMatcher };
     const surfaceWords = this.surfaceWords;

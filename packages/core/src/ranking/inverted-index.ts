@@ -32,6 +32,8 @@ export interface InvertedIndex {
 export interface InvertedIndexBuilder {
   /** The id of a term, new or known. */
   term(text: string): number;
+  /** The text of a term (by its id). */
+  termText(term: number): string;
   /** Starts the next document (ids 0, 1, 2... in order). */
   addDocument(): void;
   /** Adds one occurrence of a term to a field of the current document. */
@@ -109,6 +111,10 @@ class Bm25fIndexBuilder implements InvertedIndexBuilder {
       this.lastDocument.push(-1);
     }
     return id;
+  }
+
+  termText(term: number): string {
+    return this.terms[term]!;
   }
 
   addDocument(): void {
