@@ -49,6 +49,8 @@ function hashWords(words: readonly string[], stemmer: NameStemmer | undefined): 
 export interface NameKeys {
   readonly plain: Int32Array;
   readonly stemmed: Int32Array;
+  /** The words of each name (a name of none has no key). */
+  readonly counts: Int32Array;
 }
 
 interface KeyTable {
@@ -83,10 +85,18 @@ function buildKeyTable(
     hashes: new Int32Array(capacity),
   };
   for (let document = 0; document < names.length; document++) {
-    const words = nameWords?.[document] ?? tokenize(names[document]!);
-    if (words.length === 0) continue;
-    const plain = keys === undefined ? hashWords(words, undefined) : keys.plain[document]!;
-    const stemmed = keys === undefined ? hashWords(words, stemmer) : keys.stemmed[document]!;
+    let plain: number;
+    let stemmed: number;
+    if (keys === undefined) {
+      const words = nameWords?.[document] ?? tokenize(names[document]!);
+      if (words.length === 0) continue;
+      plain = hashWords(words, undefined);
+      stemmed = hashWords(words, stemmer);
+    } else {
+      if (keys.counts[document] === 0) continue;
+      plain = keys.plain[document]!;
+      stemmed = keys.stemmed[document]!;
+    }
     insertKey(table, plain, document);
     if (stemmed !== plain) insertKey(table, stemmed, document);
   }
@@ -139,7 +149,7 @@ export function createNameMatcher(
     queryStemmer?: NameStemmer;
     /** The names' words, when the caller has them already. */
     words?: readonly (readonly string[])[];
-    /** The names' key hashes, when the caller has made them (with `words`, and the same stemmer). */
+    /** The names' key hashes, when the caller has made them (with the same stemmer); `words` is then not read. */
     keys?: NameKeys;
   } = {},
 ): NameMatcher {
