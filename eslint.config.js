@@ -1,6 +1,8 @@
-// ESLint runs two checks only (biome is the linter for everything else), `pnpm lint:regexp`:
-// regular expressions in package sources that can backtrack in super-linear time, and Node
-// built-ins in the packages that run on every runtime.
+// ESLint runs three checks only (biome is the linter for everything else), all by `pnpm lint:regexp`:
+// - regular expressions in package sources that can backtrack in super-linear time;
+// - no Node built-in in the packages that run on every runtime;
+// - the size of package sources (issue 52): no function longer than 250 lines, no file longer
+//   than 600, tests and fixtures aside.
 import { builtinModules } from 'node:module';
 import tsParser from '@typescript-eslint/parser';
 import regexp from 'eslint-plugin-regexp';
@@ -52,6 +54,21 @@ export default [
           'setImmediate',
           'clearImmediate',
         ].map((name) => ({ name, message: NEUTRAL_MESSAGE })),
+      ],
+    },
+  },
+  {
+    // Lines are counted as `wc -l` counts them (comments and blank lines too), and a function's
+    // lines are its whole span, the functions nested in it included: a factory whose closures
+    // run 1,000 lines is a 1,000-line function, which is what the limit is for. An immediately
+    // invoked function is measured as a function of its own too.
+    files: ['packages/*/src/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/__fixtures__/**'],
+    rules: {
+      'max-lines': ['error', { max: 600, skipBlankLines: false, skipComments: false }],
+      'max-lines-per-function': [
+        'error',
+        { max: 250, skipBlankLines: false, skipComments: false, IIFEs: true },
       ],
     },
   },

@@ -6,7 +6,15 @@ import {
   type InvertedIndexBuilder,
 } from './inverted-index';
 import { keepShape } from './keep-shape';
-import { createNameMatcher, type NameMatcher, type NameStemmer } from './name-matcher';
+import {
+  createNameMatcher,
+  extendNameKey,
+  finishNameKey,
+  NAME_KEY_START,
+  type NameKeys,
+  type NameMatcher,
+  type NameStemmer,
+} from './name-matcher';
 import { forEachSchemaText, type SchemaTextSink } from './schema-texts';
 import { isStopword } from './stopwords';
 import { forEachWord, tokenize, type WordSink } from './tokenizer';
@@ -77,7 +85,15 @@ class CatalogIndexer implements WordSink, SchemaTextSink, NameStemmer {
   private readonly termsOfShortText = new Map<string, number[]>();
   private readonly names: string[] = [];
   private readonly descriptions: string[] = [];
+  /** Per tool, its name's words: kept only when names are not indexed (else `keys` has what the name matcher needs). */
   private readonly nameWords: string[][] = [];
+  /** Per tool, its name's key hashes for the name matcher and its word count, made while its name is indexed. */
+  private readonly keys: NameKeys;
+  /** While a name is scanned: its keys so far. */
+  private naming = false;
+  private plainKey = NAME_KEY_START;
+  private stemmedKey = NAME_KEY_START;
+  private nameWordCount = 0;
   private readonly indexesName: boolean;
   private readonly indexesTags: boolean;
   private readonly indexesDescription: boolean;
@@ -98,6 +114,11 @@ class CatalogIndexer implements WordSink, SchemaTextSink, NameStemmer {
     private readonly keepSurfaceWords: boolean,
   ) {
     this.builder = createInvertedIndexBuilder(fields, k1, expectedTools);
+    this.keys = {
+      plain: new Int32Array(expectedTools),
+      stemmed: new Int32Array(expectedTools),
+      counts: new Int32Array(expectedTools),
+    };
     this.indexesName = fields[FIELD_NAME]!.weight > 0;
     this.indexesTags = fields[FIELD_TAGS]!.weight > 0;
     this.indexesDescription = fields[FIELD_DESCRIPTION]!.weight > 0;
@@ -107,17 +128,25 @@ class CatalogIndexer implements WordSink, SchemaTextSink, NameStemmer {
   addTool(tool: ToolDescriptor): void {
     const name = typeof tool?.name === 'string' ? tool.name : '';
     const description = typeof tool?.description === 'string' ? tool.description : '';
-    const wordsOfName = tokenize(name);
+    const document = this.names.length;
     this.names.push(name);
     this.descriptions.push(description);
-    this.nameWords.push(wordsOfName);
-    const { builder } = this;
-    builder.addDocument();
+    this.builder.addDocument();
     if (this.indexesName) {
-      for (const word of wordsOfName) {
-        const term = this.termOf(this.words.internWord(word));
-        builder.add(FIELD_NAME, term === NOT_INDEXED ? builder.term(this.stemWord(word)) : term);
-      }
+      // The name's words go to the index and into the name matcher's keys (the words joined
+      // as written, and stemmed) in one scan, with no string made per word.
+      this.naming = true;
+      this.plainKey = NAME_KEY_START;
+      this.stemmedKey = NAME_KEY_START;
+      this.nameWordCount = 0;
+      forEachWord(name, this);
+      this.naming = false;
+      const { keys } = this;
+      keys.plain[document] = finishNameKey(this.plainKey);
+      keys.stemmed[document] = finishNameKey(this.stemmedKey);
+      keys.counts[document] = this.nameWordCount;
+    } else {
+      this.nameWords.push(tokenize(name));
     }
     if (this.indexesTags && Array.isArray(tool?.tags)) {
       for (const tag of tool.tags) if (typeof tag === 'string') this.addText(FIELD_TAGS, tag);
@@ -130,11 +159,12 @@ class CatalogIndexer implements WordSink, SchemaTextSink, NameStemmer {
     const index = this.builder.build();
     const { names, descriptions, nameWords, stemWord } = this;
     this.indexTerms = index.terms;
-    const nameMatcher = createNameMatcher(names, {
-      stemmer: this,
-      queryStemmer: { stemNameWord: stemWord },
-      words: nameWords,
-    });
+    const nameMatcher = createNameMatcher(
+      names,
+      this.indexesName
+        ? { queryStemmer: { stemNameWord: stemWord }, keys: this.keys }
+        : { stemmer: this, queryStemmer: { stemNameWord: stemWord }, words: nameWords },
+    );
     if (!this.keepSurfaceWords) return { index, names, descriptions, nameMatcher };
     const surfaceWords = this.surfaceWords;
     for (let term = 0; term < index.terms.length; term++) surfaceWords[term] ??= '';
@@ -149,10 +179,29 @@ class CatalogIndexer implements WordSink, SchemaTextSink, NameStemmer {
 
   /** A word of the text being scanned (the tokenizer's sink). */
   word(text: string, start: number, end: number, hash: number): void {
+    if (this.naming) {
+      this.nameWord(this.words.intern(text, start, end, hash));
+      return;
+    }
     const term = this.termOf(this.words.intern(text, start, end, hash));
     if (term === NOT_INDEXED) return;
     if (this.terms === undefined) this.builder.add(this.field, term);
     else this.terms.push(term);
+  }
+
+  /**
+   * A word of the name being scanned (its word-table entry): every word of a name is indexed,
+   * a stopword too (by its stem), and added to the name's keys.
+   */
+  private nameWord(entry: number): void {
+    const { builder } = this;
+    const indexed = this.termOf(entry);
+    const word = this.words.word(entry);
+    const term = indexed === NOT_INDEXED ? builder.term(this.stemWord(word)) : indexed;
+    builder.add(FIELD_NAME, term);
+    this.plainKey = extendNameKey(this.plainKey, word);
+    this.stemmedKey = extendNameKey(this.stemmedKey, builder.termText(term));
+    this.nameWordCount++;
   }
 
   /** A text of the tool's parameter schema. */

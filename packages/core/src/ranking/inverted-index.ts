@@ -32,6 +32,8 @@ export interface InvertedIndex {
 export interface InvertedIndexBuilder {
   /** The id of a term, new or known. */
   term(text: string): number;
+  /** The text of a term (by its id). */
+  termText(term: number): string;
   /** Starts the next document (ids 0, 1, 2... in order). */
   addDocument(): void;
   /** Adds one occurrence of a term to a field of the current document. */
@@ -111,6 +113,10 @@ class Bm25fIndexBuilder implements InvertedIndexBuilder {
     return id;
   }
 
+  termText(term: number): string {
+    return this.terms[term]!;
+  }
+
   addDocument(): void {
     this.document++;
     this.documentStarts.push(this.occurrences.length);
@@ -150,30 +156,22 @@ class Bm25fIndexBuilder implements InvertedIndexBuilder {
     });
 
     // BM25F pseudo-frequency of each term of each document, saturated, written to its postings.
-    const frequency = new Float64Array(termCount);
-    const increments = new Float64Array(fieldCount);
-    const touched: number[] = [];
-    for (let current = 0; current < size; current++) {
-      for (let field = 0; field < fieldCount; field++) {
-        const { weight, b } = fields[field]!;
-        const length = fieldLengths[current * fieldCount + field]!;
-        increments[field] = weight / (1 - b + (b * length) / averages[field]!);
-      }
-      const end = starts[current + 1]!;
-      for (let position = starts[current]!; position < end; position++) {
-        const code = codes[position]!;
-        const id = code >>> FIELD_BITS;
-        if (frequency[id] === 0) touched.push(id);
-        frequency[id]! += increments[code & FIELD_MASK]!;
-      }
-      for (const id of touched) {
-        const slot = cursor[id]!++;
-        documents[slot] = current;
-        weights[slot] = frequency[id]! / (k1 + frequency[id]!);
-        frequency[id] = 0;
-      }
-      touched.length = 0;
-    }
+    // One call per document, not one loop here: a method called 10,000 times is optimised as
+    // a whole and keeps its code from one build to the next, where this loop, run once per
+    // build, ran unoptimised until on-stack replacement in every build.
+    const writer = new PostingsWriter(
+      fields,
+      k1,
+      averages,
+      fieldLengths,
+      starts,
+      codes,
+      termCount,
+      cursor,
+      documents,
+      weights,
+    );
+    for (let current = 0; current < size; current++) writer.write(current);
 
     const idf = new Float64Array(termCount);
     for (let id = 0; id < termCount; id++) {
@@ -184,4 +182,68 @@ class Bm25fIndexBuilder implements InvertedIndexBuilder {
   }
 }
 
+/** Writes each document's postings: its terms' BM25F pseudo-frequencies, saturated. */
+class PostingsWriter {
+  private readonly fieldCount: number;
+  private readonly frequency: Float64Array;
+  private readonly increments: Float64Array;
+  private readonly touched: number[] = [];
+
+  constructor(
+    private readonly fields: readonly FieldSpec[],
+    private readonly k1: number,
+    private readonly averages: readonly number[],
+    private readonly fieldLengths: Int32Array,
+    private readonly starts: Int32Array,
+    private readonly codes: Int32Array,
+    termCount: number,
+    private readonly cursor: Int32Array,
+    private readonly documents: Int32Array,
+    private readonly weights: Float32Array,
+  ) {
+    this.fieldCount = fields.length;
+    this.frequency = new Float64Array(termCount);
+    this.increments = new Float64Array(this.fieldCount);
+  }
+
+  write(current: number): void {
+    const { fields, fieldCount, fieldLengths, averages, increments, frequency, codes, touched, cursor, k1 } =
+      this;
+    for (let field = 0; field < fieldCount; field++) {
+      const { weight, b } = fields[field]!;
+      const length = fieldLengths[current * fieldCount + field]!;
+      increments[field] = weight / (1 - b + (b * length) / averages[field]!);
+    }
+    const end = this.starts[current + 1]!;
+    for (let position = this.starts[current]!; position < end; position++) {
+      const code = codes[position]!;
+      const id = code >>> FIELD_BITS;
+      if (frequency[id] === 0) touched.push(id);
+      frequency[id]! += increments[code & FIELD_MASK]!;
+    }
+    const { documents, weights } = this;
+    for (const id of touched) {
+      const slot = cursor[id]!++;
+      documents[slot] = current;
+      weights[slot] = frequency[id]! / (k1 + frequency[id]!);
+      frequency[id] = 0;
+    }
+    touched.length = 0;
+  }
+}
+
 keepShape(new Bm25fIndexBuilder([{ weight: 1, b: 0 }], 1, 0));
+keepShape(
+  new PostingsWriter(
+    [{ weight: 1, b: 0 }],
+    1,
+    [1],
+    new Int32Array(1),
+    new Int32Array(2),
+    new Int32Array(0),
+    0,
+    new Int32Array(0),
+    new Int32Array(0),
+    new Float32Array(0),
+  ),
+);

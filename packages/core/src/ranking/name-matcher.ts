@@ -17,16 +17,40 @@ export interface NameStemmer {
 
 const PORTER_STEMMER: NameStemmer = { stemNameWord: stem };
 
+/** Where a name key's hash starts (FNV-1a's offset basis): see {@link extendNameKey}. */
+export const NAME_KEY_START = 0x811c9dc5;
+
+/** A name key's hash (FNV-1a) with `word` appended to the key. */
+export function extendNameKey(hash: number, word: string): number {
+  let extended = hash;
+  for (let index = 0; index < word.length; index++) {
+    extended = Math.imul(extended ^ word.charCodeAt(index), 0x01000193);
+  }
+  return extended;
+}
+
+/** The hash a name key is kept by, from {@link extendNameKey}'s over all its words. */
+export function finishNameKey(hash: number): number {
+  return mixHash(hash);
+}
+
 /** FNV-1a over the words joined, as written or stemmed (without building the joined string). */
 function hashWords(words: readonly string[], stemmer: NameStemmer | undefined): number {
-  let hash = 0x811c9dc5;
-  for (const word of words) {
-    const mapped = stemmer === undefined ? word : stemmer.stemNameWord(word);
-    for (let index = 0; index < mapped.length; index++) {
-      hash = Math.imul(hash ^ mapped.charCodeAt(index), 0x01000193);
-    }
-  }
-  return mixHash(hash);
+  let hash = NAME_KEY_START;
+  for (const word of words)
+    hash = extendNameKey(hash, stemmer === undefined ? word : stemmer.stemNameWord(word));
+  return finishNameKey(hash);
+}
+
+/**
+ * Each name's two key hashes ({@link finishNameKey}: its words as written, and stemmed), made by a
+ * caller that read the words anyway (the catalog index, while indexing the names).
+ */
+export interface NameKeys {
+  readonly plain: Int32Array;
+  readonly stemmed: Int32Array;
+  /** The words of each name (a name of none has no key). */
+  readonly counts: Int32Array;
 }
 
 interface KeyTable {
@@ -51,6 +75,7 @@ function buildKeyTable(
   names: readonly string[],
   stemmer: NameStemmer,
   nameWords: readonly (readonly string[])[] | undefined,
+  keys: NameKeys | undefined,
 ): KeyTable {
   let capacity = 16;
   while (capacity < names.length * 4) capacity *= 2;
@@ -60,10 +85,18 @@ function buildKeyTable(
     hashes: new Int32Array(capacity),
   };
   for (let document = 0; document < names.length; document++) {
-    const words = nameWords?.[document] ?? tokenize(names[document]!);
-    if (words.length === 0) continue;
-    const plain = hashWords(words, undefined);
-    const stemmed = hashWords(words, stemmer);
+    let plain: number;
+    let stemmed: number;
+    if (keys === undefined) {
+      const words = nameWords?.[document] ?? tokenize(names[document]!);
+      if (words.length === 0) continue;
+      plain = hashWords(words, undefined);
+      stemmed = hashWords(words, stemmer);
+    } else {
+      if (keys.counts[document] === 0) continue;
+      plain = keys.plain[document]!;
+      stemmed = keys.stemmed[document]!;
+    }
     insertKey(table, plain, document);
     if (stemmed !== plain) insertKey(table, stemmed, document);
   }
@@ -116,10 +149,17 @@ export function createNameMatcher(
     queryStemmer?: NameStemmer;
     /** The names' words, when the caller has them already. */
     words?: readonly (readonly string[])[];
+    /** The names' key hashes, when the caller has made them (with the same stemmer); `words` is then not read. */
+    keys?: NameKeys;
   } = {},
 ): NameMatcher {
   const queryStemmer = options.queryStemmer ?? options.stemmer ?? PORTER_STEMMER;
-  const { mask, slots, hashes } = buildKeyTable(names, options.stemmer ?? PORTER_STEMMER, options.words);
+  const { mask, slots, hashes } = buildKeyTable(
+    names,
+    options.stemmer ?? PORTER_STEMMER,
+    options.words,
+    options.keys,
+  );
   const keysOf = (words: readonly string[]): string[] => [
     words.join(''),
     words.map((word) => queryStemmer.stemNameWord(word)).join(''),
