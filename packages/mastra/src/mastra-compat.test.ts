@@ -50,7 +50,7 @@ import { ToolSearchProcessor } from './tool-search-processor';
  * `ToolSearchProcessor` (from `@mastra/core/processors`, 1.71). Where the two
  * agree, both are asserted; where they differ, each side's behaviour is
  * asserted, so a change in either shows up here. The table in
- * docs/differences-from-mastra.md (linked from the README) is written from this file.
+ * the README's table of differences (with docs/differences-from-mastra.md) is written from this file.
  */
 const ours: ProcessorFactory = (options) => new ToolSearchProcessor(options);
 const mastra: ProcessorFactory = (options) => new MastraToolSearchProcessor(options);
