@@ -49,8 +49,8 @@ import { ToolSearchProcessor } from './tool-search-processor';
  * The same end-to-end scenarios, run with ours and with Mastra's own
  * `ToolSearchProcessor` (from `@mastra/core/processors`, 1.71). Where the two
  * agree, both are asserted; where they differ, each side's behaviour is
- * asserted, so a change in either shows up here. The table in
- * the README's table of differences (with docs/differences-from-mastra.md) is written from this file.
+ * asserted, so a change in either shows up here. The README's
+ * table of differences from Mastra's processor is written from this file.
  */
 const ours: ProcessorFactory = (options) => new ToolSearchProcessor(options);
 const mastra: ProcessorFactory = (options) => new MastraToolSearchProcessor(options);
