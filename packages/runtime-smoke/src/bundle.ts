@@ -1,11 +1,12 @@
 /**
- * Bundles the smoke program once, with rolldown (the bundler under tsdown), from the packages'
- * sources (the `@tool-search/source` condition, so nothing needs building first) for a runtime
- * that is not Node: the `browser` conditions, and a Node built-in anywhere in the graph is an
- * error, not a shim. The result is one classic script that defines `toolSearchSmoke`; each
+ * Bundles the smoke program, with rolldown (the bundler under tsdown), for a runtime that is not
+ * Node: the `browser` conditions, and a Node built-in anywhere in the graph is an error, not a
+ * shim. From the packages' sources (the `@tool-search/source` condition, so nothing needs
+ * building first), or from their built `dist/` (what npm users install; `pnpm test` builds
+ * before it tests). The result is one classic script that defines `toolSearchSmoke`; each
  * runtime wraps it in its own entry (a CLI footer, a Worker module, a page).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
@@ -18,16 +19,37 @@ export interface SmokeBundle {
   /** Where it was written (dist/smoke.js of this package). */
   readonly file: string;
   readonly milliseconds: number;
+  /** The files bundled (absolute paths), to tell which of a package's files went in. */
+  readonly moduleIds: readonly string[];
 }
 
 export const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
 
-export async function bundleSmoke(): Promise<SmokeBundle> {
+/** The runtime-neutral packages whose built entry points the `'built'` bundle reads. */
+const NEUTRAL_PACKAGES = ['core', 'ai-sdk', 'langchain', 'word-vectors'] as const;
+
+/** `'sources'`: the packages' `src/`; `'built'`: their `dist/`, as published. */
+export type SmokeFrom = 'sources' | 'built';
+
+export async function bundleSmoke(from: SmokeFrom = 'sources'): Promise<SmokeBundle> {
+  if (from === 'built') {
+    const unbuilt = NEUTRAL_PACKAGES.filter(
+      (name) => !existsSync(fileURLToPath(new URL(`../../${name}/dist/index.js`, import.meta.url))),
+    );
+    if (unbuilt.length > 0) {
+      throw new Error(`@tool-search/${unbuilt.join(', @tool-search/')} not built: run pnpm build first`);
+    }
+  }
   const start = performance.now();
   const output = await build({
     input: fileURLToPath(new URL('./smoke.ts', import.meta.url)),
     platform: 'browser',
-    resolve: { conditionNames: ['@tool-search/source', 'browser', 'import', 'default'] },
+    resolve: {
+      conditionNames:
+        from === 'sources'
+          ? ['@tool-search/source', 'browser', 'import', 'default']
+          : ['browser', 'import', 'default'],
+    },
     transform: { target: 'es2023' },
     plugins: [
       {
@@ -47,9 +69,10 @@ export async function bundleSmoke(): Promise<SmokeBundle> {
     output: { format: 'iife', name: 'toolSearchSmoke', codeSplitting: false },
     write: false,
   });
-  const code = output.output[0].code;
+  const chunk = output.output[0];
+  const code = chunk.code;
   mkdirSync(DIST, { recursive: true });
-  const file = `${DIST}smoke.js`;
+  const file = `${DIST}${from === 'sources' ? 'smoke.js' : 'smoke-built.js'}`;
   writeFileSync(file, code);
-  return { code, file, milliseconds: Math.round(performance.now() - start) };
+  return { code, file, milliseconds: Math.round(performance.now() - start), moduleIds: chunk.moduleIds };
 }

@@ -12,12 +12,15 @@ import {
 
 // One bundle of the smoke program (src/smoke.ts), run on each runtime: a test per runtime, so a
 // runtime that fails is a failed test in CI's count, never a skipped one.
+// Bundling 9 MB (the word vectors) takes a few seconds, more on a busy machine.
+const BUNDLE_TIMEOUT = 60_000;
+
 let bundle: string;
 beforeAll(async () => {
-  const built = await bundleSmoke();
+  const built = await bundleSmoke('sources');
   bundle = built.code;
   console.log(`smoke bundle: ${(bundle.length / 1e6).toFixed(1)} MB in ${built.milliseconds} ms`);
-});
+}, BUNDLE_TIMEOUT);
 
 function expectReport(run: RuntimeRun): void {
   console.log(`${run.runtime}: ${run.wallMilliseconds} ms (${JSON.stringify(run.report.timings)})`);
@@ -56,5 +59,34 @@ describe('the runtime-neutral packages run the smoke program on', () => {
 
   it('headless Chromium (Debian chromium through playwright-core)', async () => {
     expectReport(await runChromium(bundle));
+  });
+});
+
+// What npm users install is dist/, built by tsdown: the same program bundled from the built
+// packages, run on the runtimes that have no Node compatibility at all (a build step that
+// brought in a Node built-in or a Node-only shim fails the bundle or these runs).
+describe('the built packages (dist/) run the smoke program on', () => {
+  let builtBundle: string;
+  beforeAll(async () => {
+    const built = await bundleSmoke('built');
+    builtBundle = built.code;
+    // Every file of ours in the bundle is a built one (the smoke program itself aside).
+    const ours = built.moduleIds.filter((id) =>
+      /[/\\]packages[/\\](core|ai-sdk|langchain|word-vectors)[/\\]/.test(id),
+    );
+    expect(ours.length).toBeGreaterThan(0);
+    expect(ours.filter((id) => !/[/\\](dist|data)[/\\]/.test(id))).toEqual([]);
+  }, BUNDLE_TIMEOUT);
+
+  it('workerd (Cloudflare Workers, through miniflare, no nodejs_compat)', async () => {
+    expectReport(await runWorkerd(builtBundle));
+  });
+
+  it("edge-runtime (Vercel's Edge Runtime)", async () => {
+    expectReport(await runEdgeRuntime(builtBundle));
+  });
+
+  it('headless Chromium (Debian chromium through playwright-core)', async () => {
+    expectReport(await runChromium(builtBundle));
   });
 });
