@@ -15,6 +15,11 @@ export interface PackageProjectOptions {
    * missing, every test file of the project fails with the line saying what to install.
    */
   readonly requires?: readonly string[];
+  /**
+   * Projects run in groups, lowest first (vitest's `sequence.groupOrder`); a project that must not
+   * overlap the others (it builds and reads `dist/`) runs in a later group. Default 0.
+   */
+  readonly groupOrder?: number;
 }
 
 export function packageProject(name: string, options: PackageProjectOptions = {}) {
@@ -27,6 +32,7 @@ export function packageProject(name: string, options: PackageProjectOptions = {}
       environment: 'node',
       include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
       testTimeout: options.testTimeout ?? 20_000,
+      ...(options.groupOrder !== undefined ? { sequence: { groupOrder: options.groupOrder } } : {}),
       ...(requires.length > 0
         ? { setupFiles: [requiresSetup], env: { TOOL_SEARCH_TEST_REQUIRES: requires.join(',') } }
         : {}),

@@ -6,7 +6,8 @@
  * before it tests). The result is one classic script that defines `toolSearchSmoke`; each
  * runtime wraps it in its own entry (a CLI footer, a Worker module, a page).
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
@@ -28,18 +29,31 @@ export const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
 /** The runtime-neutral packages whose built entry points the `'built'` bundle reads. */
 const NEUTRAL_PACKAGES = ['core', 'ai-sdk', 'langchain', 'word-vectors'] as const;
 
+const REPOSITORY = fileURLToPath(new URL('../../../', import.meta.url));
+
+/**
+ * Builds the four packages (turbo: a cache hit when `pnpm test` has just built them), so the
+ * bundle reads a `dist/` made from the sources under test, never a stale one.
+ */
+function buildNeutralPackages(): void {
+  const filters = NEUTRAL_PACKAGES.flatMap((name) => ['--filter', `@tool-search/${name}`]);
+  const result = spawnSync(
+    `${REPOSITORY}node_modules/.bin/turbo`,
+    ['run', 'build', ...filters, '--output-logs=errors-only'],
+    { cwd: REPOSITORY, encoding: 'utf8', env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' } },
+  );
+  if (result.status !== 0) {
+    throw new Error(
+      `building ${filters.filter((_, index) => index % 2 === 1).join(', ')} failed:\n${result.stdout}${result.stderr}${result.error ?? ''}`,
+    );
+  }
+}
+
 /** `'sources'`: the packages' `src/`; `'built'`: their `dist/`, as published. */
 export type SmokeFrom = 'sources' | 'built';
 
 export async function bundleSmoke(from: SmokeFrom = 'sources'): Promise<SmokeBundle> {
-  if (from === 'built') {
-    const unbuilt = NEUTRAL_PACKAGES.filter(
-      (name) => !existsSync(fileURLToPath(new URL(`../../${name}/dist/index.js`, import.meta.url))),
-    );
-    if (unbuilt.length > 0) {
-      throw new Error(`@tool-search/${unbuilt.join(', @tool-search/')} not built: run pnpm build first`);
-    }
-  }
+  if (from === 'built') buildNeutralPackages();
   const start = performance.now();
   const output = await build({
     input: fileURLToPath(new URL('./smoke.ts', import.meta.url)),
