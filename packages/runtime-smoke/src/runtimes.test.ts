@@ -38,6 +38,13 @@ function expectReport(run: RuntimeRun): void {
   ]);
 }
 
+// The runtimes with no Node compatibility at all, each with how it is named in a test.
+const WITHOUT_NODE: readonly (readonly [string, (bundle: string) => Promise<RuntimeRun>])[] = [
+  ['workerd (Cloudflare Workers, through miniflare, no nodejs_compat)', runWorkerd],
+  ["edge-runtime (Vercel's Edge Runtime)", runEdgeRuntime],
+  ['headless Chromium (Debian chromium through playwright-core)', runChromium],
+];
+
 describe('the runtime-neutral packages run the smoke program on', () => {
   it('Node 22', async () => {
     expect(process.versions.node.split('.')[0]).toBe('22');
@@ -52,17 +59,11 @@ describe('the runtime-neutral packages run the smoke program on', () => {
     expectReport(await runDeno(bundle));
   });
 
-  it('workerd (Cloudflare Workers, through miniflare, no nodejs_compat)', async () => {
-    expectReport(await runWorkerd(bundle));
-  });
-
-  it("edge-runtime (Vercel's Edge Runtime)", async () => {
-    expectReport(await runEdgeRuntime(bundle));
-  });
-
-  it('headless Chromium (Debian chromium through playwright-core)', async () => {
-    expectReport(await runChromium(bundle));
-  });
+  for (const [title, run] of WITHOUT_NODE) {
+    it(title, async () => {
+      expectReport(await run(bundle));
+    });
+  }
 });
 
 // What npm users install is dist/, built by tsdown: the same program bundled from the built
@@ -81,15 +82,9 @@ describe('the built packages (dist/) run the smoke program on', () => {
     expect(ours.filter((id) => !/[/\\](dist|data)[/\\]/.test(id))).toEqual([]);
   }, BUILD_AND_BUNDLE_TIMEOUT);
 
-  it('workerd (Cloudflare Workers, through miniflare, no nodejs_compat)', async () => {
-    expectReport(await runWorkerd(builtBundle));
-  });
-
-  it("edge-runtime (Vercel's Edge Runtime)", async () => {
-    expectReport(await runEdgeRuntime(builtBundle));
-  });
-
-  it('headless Chromium (Debian chromium through playwright-core)', async () => {
-    expectReport(await runChromium(builtBundle));
-  });
+  for (const [title, run] of WITHOUT_NODE) {
+    it(title, async () => {
+      expectReport(await run(builtBundle));
+    });
+  }
 });
