@@ -33,6 +33,11 @@ afterEach(async () => {
   server = undefined;
 });
 
+async function start(script: readonly FakeReply[]): Promise<FakeProviderServer> {
+  server = await startFakeProviderServer({ script });
+  return server;
+}
+
 function catalog() {
   const executed = {
     getWeather: vi.fn(async ({ city }: { city: string }) => ({ city, forecast: 'sunny' })),
@@ -108,14 +113,12 @@ describe.each(['anthropic', 'openai'] as const)('native mode with %s', (provider
   it.each(['generateText', 'streamText'] as const)(
     'keeps the tool list byte-identical, refers exactly the allowed found tools and restores them in the next call (%s)',
     async (how) => {
-      const fake = (server = await startFakeProviderServer({
-        script: [
-          search(provider, 'weather forecast'),
-          call('getWeather', { city: 'Paris' }),
-          'Sunny in Paris.',
-          'You are welcome.',
-        ],
-      }));
+      const fake = await start([
+        search(provider, 'weather forecast'),
+        call('getWeather', { city: 'Paris' }),
+        'Sunny in Paris.',
+        'You are welcome.',
+      ]);
       const events: ToolSearchEvent[] = [];
       // getForecast may be searched but not loaded: it is never referred.
       const filter: ToolFilter = ({ toolName, phase }) => !(toolName === 'getForecast' && phase === 'load');
@@ -174,6 +177,17 @@ describe.each(['anthropic', 'openai'] as const)('native mode with %s', (provider
         });
       }
 
+      // Within a call, each request's conversation starts with the one before it (the cached prefix).
+      const conversation = (request: RecordedRequest) =>
+        JSON.stringify(provider === 'anthropic' ? request.body.messages : request.body.input);
+      for (const [earlier, later] of [
+        [0, 1],
+        [1, 2],
+      ] as const) {
+        expect(conversation(requests[later]!).startsWith(conversation(requests[earlier]!).slice(0, -1))).toBe(
+          true,
+        );
+      }
       // The search's result refers getWeather (found and allowed), never getForecast (found, not loadable).
       const [searchResult] = sentToolResults(requests[1]!);
       expect(searchResult!.references).toEqual(['getWeather']);
@@ -194,9 +208,7 @@ describe.each(['anthropic', 'openai'] as const)('native mode with %s', (provider
   );
 
   it('refuses a call to a deferred tool the thread never found, before its execute', async () => {
-    const fake = (server = await startFakeProviderServer({
-      script: [call('refund_payment', { id: 'p1' }), 'I could not refund it.'],
-    }));
+    const fake = await start([call('refund_payment', { id: 'p1' }), 'I could not refund it.']);
     const events: ToolSearchEvent[] = [];
     const { tools, executed } = catalog();
     const toolSearch = createToolSearch({ tools, native: provider, onEvent: (event) => events.push(event) });
@@ -225,9 +237,7 @@ describe.each(['anthropic', 'openai'] as const)('native mode with %s', (provider
   });
 
   it('refers at most maxLoadedTools tools', async () => {
-    const fake = (server = await startFakeProviderServer({
-      script: [search(provider, 'weather forecast email refund'), 'done'],
-    }));
+    const fake = await start([search(provider, 'weather forecast email refund'), 'done']);
     const { tools } = catalog();
     const toolSearch = createToolSearch({ tools, native: provider, maxLoadedTools: 2 });
     const model = modelFor(provider, fake);
@@ -244,15 +254,36 @@ describe.each(['anthropic', 'openai'] as const)('native mode with %s', (provider
     toolSearch.dispose();
   });
 
+  it('refers nothing when the store is down, though the search found tools', async () => {
+    const fake = await start([search(provider, 'weather'), 'Sorry.']);
+    const { tools } = catalog();
+    const down = {
+      get: () => [],
+      add: () => Promise.reject(new Error('connection refused')),
+      delete: () => {},
+    };
+    const toolSearch = createToolSearch({ tools, native: provider, storage: down });
+    const model = modelFor(provider, fake);
+    await generateText({
+      model,
+      ...toolSearch.forCall({ threadId: 't' }),
+      stopWhen: isStepCount(3),
+      prompt: 'x',
+    });
+    expect(fake.failures).toEqual([]);
+    const [searchResult] = sentToolResults(fake.requests[1]!);
+    expect(searchResult!.references).toEqual([]);
+    if (provider === 'anthropic') expect(searchResult!.text).toMatch(/could not be loaded right now/);
+    toolSearch.dispose();
+  });
+
   it("works with 'context' storage: the next call restores and runs what the history loaded", async () => {
-    const fake = (server = await startFakeProviderServer({
-      script: [
-        search(provider, 'weather'),
-        'Found it.',
-        call('getWeather', { city: 'Oslo' }),
-        'Rain in Oslo.',
-      ],
-    }));
+    const fake = await start([
+      search(provider, 'weather'),
+      'Found it.',
+      call('getWeather', { city: 'Oslo' }),
+      'Rain in Oslo.',
+    ]);
     const { tools, executed } = catalog();
     const options = { tools, native: provider, storage: 'context', signingSecret: 'secret' } as const;
     const model = modelFor(provider, fake);
@@ -284,9 +315,36 @@ describe.each(['anthropic', 'openai'] as const)('native mode with %s', (provider
   });
 });
 
+describe('native mode: system messages', () => {
+  it("keeps the SDK's refusal of the app's system messages, unless forCall allows them", async () => {
+    const fake = await start(['one', 'two']);
+    const { tools } = catalog();
+    const toolSearch = createToolSearch({ tools, native: 'anthropic' });
+    const model = modelFor('anthropic', fake);
+    const messages: ModelMessage[] = [
+      { role: 'system', content: 'You are a pirate.' },
+      { role: 'user', content: 'hi' },
+    ];
+    await expect(generateText({ model, ...toolSearch.forCall({ threadId: 't' }), messages })).rejects.toThrow(
+      /System messages are not allowed in the prompt or messages fields/,
+    );
+    expect(fake.requests).toHaveLength(0);
+    const allowed = await generateText({
+      model,
+      ...toolSearch.forCall({ threadId: 't', allowSystemInMessages: true }),
+      messages,
+    });
+    expect(allowed.text).toBe('one');
+    expect(fake.requests[0]!.body.system).toContainEqual(
+      expect.objectContaining({ text: 'You are a pirate.' }),
+    );
+    toolSearch.dispose();
+  });
+});
+
 describe('native mode: when it does not apply', () => {
   it('keeps the default mode for a model without deferred loading, and says so', async () => {
-    const fake = (server = await startFakeProviderServer({ script: ['hello'] }));
+    const fake = await start(['hello']);
     const events: ToolSearchEvent[] = [];
     const { tools } = catalog();
     const toolSearch = createToolSearch({ tools, native: 'auto', onEvent: (event) => events.push(event) });
