@@ -7,6 +7,7 @@ import {
   type LoadToolInput,
   type LoadToolOutput,
   type NativeDeferralOptions,
+  openaiFunctionDefinition,
   type SearchToolsInput,
   type SearchToolsOutput,
   type ToolDescriptor,
@@ -26,7 +27,6 @@ import { createCallPrepareStep } from './call-prepare-step';
 import { createCallRepair } from './call-repair';
 import { createCallState } from './call-state';
 import { createCallTools } from './call-tools';
-import { openaiDefinition } from './native-tools';
 import type { WarnedHooks } from './replaced-hooks';
 import { ownTools, toCatalogEntry } from './to-catalog-entry';
 import { toToolSet } from './tool-set';
@@ -190,7 +190,7 @@ export function createCallSettings<REQUEST_CONTEXT>(
     );
     return names.flatMap((name) => {
       const descriptor = requestDescriptors.get(name) ?? binding.descriptors.get(name);
-      return descriptor === undefined ? [] : [openaiDefinition(descriptor)];
+      return descriptor === undefined ? [] : [openaiFunctionDefinition(descriptor)];
     });
   };
   const native =

@@ -10,7 +10,6 @@ import {
   type MetaToolDefinition,
   type NativeProvider,
   type SearchToolsOutput,
-  type ToolDescriptor,
   withFields,
 } from '@tool-search/core';
 import { jsonSchema, type ModelMessage, type Tool, type ToolExecutionOptions } from 'ai';
@@ -30,20 +29,6 @@ export function deferredTool(tool: Tool, provider: NativeProvider): Tool {
   const fields: Partial<Tool> = { providerOptions: providerOptions as Tool['providerOptions'] };
   if (tool.deferLoading === true) fields.deferLoading = false;
   return withFields(tool, fields);
-}
-
-/** An OpenAI Responses function definition, as `tool_search_output` and `additional_tools` carry it. */
-export function openaiDefinition(descriptor: ToolDescriptor): Record<string, unknown> {
-  const { $schema: _schema, ...parameters } = (descriptor.parameters ?? {
-    type: 'object',
-    properties: {},
-  }) as Record<string, unknown>;
-  return {
-    type: 'function',
-    name: descriptor.name,
-    ...(descriptor.description === undefined ? {} : { description: descriptor.description }),
-    parameters,
-  };
 }
 
 export type SearchExecute = (
