@@ -195,6 +195,22 @@ describe.each(['anthropic', 'openai'] as const)('native mode with %s', (provider
       // In the next call, the earlier load comes back as a tool addition, the tool list untouched.
       const additions = sentToolAdditions(requests[3]!);
       expect(additions.map((addition) => addition.names)).toEqual([['getWeather']]);
+      if (provider === 'anthropic') {
+        // By reference, in a mid-conversation system message, with the beta it needs.
+        expect(requests[3]!.body.messages[additions[0]!.position]).toEqual({
+          role: 'system',
+          content: [{ type: 'tool_addition', tool: { type: 'tool_reference', name: 'getWeather' } }],
+        });
+        expect(requests[3]!.headers['anthropic-beta']).toContain('mid-conversation-tool-changes-2026-07-01');
+      } else {
+        expect(requests[3]!.body.input[additions[0]!.position]).toEqual({
+          type: 'additional_tools',
+          role: 'developer',
+          tools: [
+            expect.objectContaining({ type: 'function', name: 'getWeather', parameters: expect.any(Object) }),
+          ],
+        });
+      }
       expect(
         events
           .filter((event) => event.type === 'mode')
