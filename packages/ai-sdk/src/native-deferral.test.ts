@@ -328,6 +328,14 @@ describe.each(['anthropic', 'openai'] as const)('native mode with %s', (provider
     expect(sentToolAdditions(fake.requests[2]!).map((addition) => addition.names)).toEqual([
       found!.references,
     ]);
+    // The restore message is sent once, in the same place, on every step of the call: the second
+    // step's conversation starts with the first's.
+    expect(sentToolAdditions(fake.requests[3]!)).toEqual(sentToolAdditions(fake.requests[2]!));
+    const conversation = (index: number) =>
+      JSON.stringify(
+        provider === 'anthropic' ? fake.requests[index]!.body.messages : fake.requests[index]!.body.input,
+      );
+    expect(conversation(3).startsWith(conversation(2).slice(0, -1))).toBe(true);
   });
 });
 
