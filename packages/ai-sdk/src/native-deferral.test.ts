@@ -2,7 +2,7 @@
 // the local fake provider server: every assertion is on the request bodies they sent.
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
-import type { ToolFilter, ToolSearchEvent } from '@tool-search/core';
+import type { SearchToolsOutput, ToolFilter, ToolSearchEvent } from '@tool-search/core';
 import {
   type FakeProviderServer,
   type FakeReply,
@@ -336,6 +336,39 @@ describe.each(['anthropic', 'openai'] as const)('native mode with %s', (provider
         provider === 'anthropic' ? fake.requests[index]!.body.messages : fake.requests[index]!.body.input,
       );
     expect(conversation(3).startsWith(conversation(2).slice(0, -1))).toBe(true);
+  });
+});
+
+describe('native mode: what the model sends the OpenAI search', () => {
+  it('reads its arguments as search_tools input: an object, a JSON string, a 100 kB string, or none', async () => {
+    const fake = await start([
+      { toolSearchCalls: [{ arguments: '{"query":"weather"}' }, { arguments: 'x'.repeat(100_000) }] },
+      { toolSearchCalls: [{ arguments: 42 }, { arguments: { __proto__: 'x', query: 'email' } }] },
+      'done',
+    ]);
+    const { tools } = catalog();
+    const toolSearch = createToolSearch({ tools, native: 'openai' });
+    const model = modelFor('openai', fake);
+    const result = await generateText({
+      model,
+      ...toolSearch.forCall({ threadId: 't' }),
+      stopWhen: isStepCount(4),
+      prompt: 'x',
+    });
+    expect(fake.failures).toEqual([]);
+    const outputs = result.steps.flatMap((step) =>
+      step.toolResults.map((part) => part.output as SearchToolsOutput),
+    );
+    expect(outputs.map((output) => output.referred ?? [])).toEqual([
+      expect.arrayContaining(['getWeather']),
+      [],
+      [],
+      ['send_email'],
+    ]);
+    expect(outputs[1]!.message).toMatch(/^No tools found for "x{1,80}/);
+    expect(outputs[1]!.message.length).toBeLessThan(400);
+    expect(outputs[2]!.message).toMatch(/"query" must be a string|needs a "query"/);
+    toolSearch.dispose();
   });
 });
 

@@ -90,16 +90,12 @@ export function nativeSearchTool(parts: {
   } as unknown as Tool;
 }
 
-/** The search input inside an OpenAI `tool_search_call`'s `{ arguments, call_id }` (a JSON string or an object). */
+/**
+ * The search input inside an OpenAI `tool_search_call`'s `{ arguments, call_id }`. A JSON string
+ * or a plain query is the engine's to read, as for search_tools.
+ */
 function searchArguments(input: unknown): unknown {
-  const given =
-    input !== null && typeof input === 'object' ? (input as { arguments?: unknown }).arguments : input;
-  if (typeof given !== 'string') return given;
-  try {
-    return JSON.parse(given);
-  } catch {
-    return { query: given };
-  }
+  return input !== null && typeof input === 'object' ? (input as { arguments?: unknown }).arguments : input;
 }
 
 /**
