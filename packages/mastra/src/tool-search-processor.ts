@@ -16,6 +16,8 @@ import {
   type OptionNamesOf,
   optionsObject,
   type RankerFactory,
+  SEARCH_TOOLS_NAME,
+  type StepPlan,
   type StoreStats,
   type ToolSearchEngine,
   ToolSearchError,
@@ -26,7 +28,17 @@ import {
 } from '@tool-search/core';
 import { ownTools, toCatalogEntries } from './catalog-entries';
 import { toConversationRecords } from './conversation-records';
+import { findErroredInvocations, notFoundToolName } from './errored-invocations';
 import { createMetaTool } from './meta-tool';
+import {
+  anthropicReferences,
+  attachAdditionalTools,
+  checkNativeOption,
+  deferredTool,
+  modelProviderOf,
+  type NativeOption,
+  referredInMessages,
+} from './native-mode';
 import { namesMastraFinds, sameTools } from './step-tools';
 import { resolveThreadId } from './thread-id';
 
@@ -104,6 +116,14 @@ export interface ToolSearchProcessorOptions<TStorage extends ToolSearchStorage =
   searchTimeoutMs?: number;
   /** Bound on an asynchronous filter decision; past it the tool is refused (FILTER_TIMEOUT; default 10,000 ms). */
   filterTimeoutMs?: number;
+  /**
+   * Provider-native deferred loading (off by default): every catalog tool is sent on every step
+   * with the provider's `deferLoading`, so the tool list never changes, and `search_tools` refers
+   * what it finds (Anthropic tool references, OpenAI `additionalTools`), so the model calls a
+   * found tool in the same turn. `'auto'` reads the model's provider id (`anthropic.messages`,
+   * `openai.responses`); other models run in the default mode (the `mode` event says which).
+   */
+  native?: NativeOption;
 }
 
 /** The processor's option names: Mastra's, and the engine's it forwards. */
@@ -112,6 +132,7 @@ const PROCESSOR_OPTION_NAMES = {
   includeResolvedTools: true,
   injectCatalog: true,
   ...FORWARDED_ENGINE_OPTION_NAMES,
+  native: true,
 } as const satisfies OptionNamesOf<ToolSearchProcessorOptions>;
 
 /** Sync with the built-in storage modes (as Mastra's processor is), maybe async with a custom store. */
@@ -149,11 +170,9 @@ interface RunState {
   records: ReturnType<typeof toConversationRecords> | undefined;
   /** The loaded tools sent in this run, each with its `execute` guarded (see `#guardedLoaded`). */
   readonly guarded: WeakMap<object, unknown>;
+  /** Native mode: the catalog tools sent deferred in this run, each asking the guard as it runs. */
+  readonly deferred: WeakMap<object, unknown>;
 }
-
-type StoredMessage = ProcessInputStepArgs['messages'][number];
-type StoredPart = NonNullable<StoredMessage['content']['parts']>[number];
-type ToolInvocationPart = Extract<StoredPart, { type: 'tool-invocation' }>;
 
 function isObject(value: unknown): value is object {
   return typeof value === 'object' && value !== null;
@@ -196,6 +215,7 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
   readonly #includeResolvedTools: boolean;
   readonly #injectCatalog: boolean;
   readonly #contextStorage: boolean;
+  readonly #native: NativeOption | undefined;
   readonly #staticEntries: ReadonlySet<CatalogEntry<unknown>>;
   /** Canonical names of the catalog: the names a loaded catalog tool is sent under. */
   readonly #staticNames: ReadonlySet<string>;
@@ -228,6 +248,7 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
     this.#includeResolvedTools = options.includeResolvedTools === true;
     this.#injectCatalog = options.injectCatalog === true;
     this.#contextStorage = options.storage === 'context';
+    this.#native = checkNativeOption(options.native);
     const filter = options.filter;
     this.#engine = createToolSearchEngine<unknown, RequestContext>({
       catalog,
@@ -284,20 +305,64 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
     runState.records = records;
     runState.plannedAt = this.#restores;
     const plan = await request.prepareStep(records ? { records } : undefined);
-    args.messageList?.addSystem(this.#engine.instructions);
+    args.messageList?.addSystem(request.instructions);
     if (this.#injectCatalog && args.messageList) {
       const listing = await request.catalogInstructions();
       if (listing !== undefined) args.messageList.addSystem(listing);
     }
     const loaded = new Set(plan.loaded.map((entry) => entry.descriptor.name));
     const tools: Record<string, unknown> = {};
+    const later: [string, unknown][] = [];
     for (const name of plan.visible) {
       const tool = metaTools.get(name) ?? request.resolve(name)?.tool;
-      if (tool !== undefined)
-        tools[name] = loaded.has(name) ? this.#guardedLoaded(runState, name, sentAsLoaded(tool)) : tool;
+      if (tool === undefined) continue;
+      // In native mode the loaded tools go after the whole catalog (a loaded catalog tool is in it).
+      if (plan.native && loaded.has(name)) later.push([name, tool]);
+      else tools[name] = loaded.has(name) ? this.#guardedLoaded(runState, name, sentAsLoaded(tool)) : tool;
+    }
+    if (plan.native) this.#sendCatalogDeferred(args, runState, plan.native, tools);
+    for (const [name, tool] of later) {
+      if (!Object.hasOwn(tools, name)) tools[name] = this.#guardedLoaded(runState, name, sentAsLoaded(tool));
     }
     runState.sent = namesMastraFinds(tools);
     return { tools };
+  }
+
+  /**
+   * Native mode: every catalog tool, in catalog order, deferred for the provider and guarded as
+   * it runs (a name the agent's own tools or the meta-tools hold is theirs). For OpenAI, the
+   * references of earlier `search_tools` results are written as their `additionalTools`.
+   * Mastra cannot add a tool mid-conversation (it keeps every system message at the front of the
+   * prompt, and refuses one with empty content), so a tool the thread loaded in an earlier call
+   * that the conversation does not refer (no memory) is sent without deferral for this call.
+   */
+  #sendCatalogDeferred(
+    args: ProcessInputStepArgs,
+    runState: RunState,
+    native: NonNullable<StepPlan<unknown>['native']>,
+    tools: Record<string, unknown>,
+  ): void {
+    const referred = referredInMessages(args.messages);
+    const restored = new Set(native.restore.filter((name) => !referred.has(name)));
+    for (const entry of this.#staticEntries) {
+      const name = entry.descriptor.name;
+      if (Object.hasOwn(tools, name)) continue;
+      if (restored.has(name)) {
+        tools[name] = this.#guardedLoaded(runState, name, sentAsLoaded(entry.tool));
+        continue;
+      }
+      let sent = isObject(entry.tool) ? runState.deferred.get(entry.tool) : undefined;
+      if (sent === undefined) {
+        sent = deferredTool(entry.tool, native.provider, () => runState.current.request.guard(name));
+        if (isObject(entry.tool)) runState.deferred.set(entry.tool, sent);
+      }
+      tools[name] = sent;
+    }
+    if (native.provider === 'openai') {
+      attachAdditionalTools(args.messageList, args.messages, (name) =>
+        this.#staticNames.has(name) ? runState.current.request.resolve(name)?.tool : undefined,
+      );
+    }
   }
 
   /**
@@ -388,7 +453,8 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
       // records the use, so maxLoadedTools evicts the least recently used tool, as in the other
       // adapters (which guard every call they execute).
       const key = sent.get(toolName);
-      if (key !== undefined) await request.guard(key);
+      // A deferred catalog tool (native mode) asked the guard itself, before it ran.
+      if (key !== undefined && !isDeferredSend(runState, key)) await request.guard(key);
       else refused.add(toolCallId);
     }
     if (refused.size === 0) return;
@@ -428,6 +494,7 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
       plannedAt: this.#restores,
       records: undefined,
       guarded: new WeakMap(),
+      deferred: new WeakMap(),
     };
     if (key) this.#runs.set(key, created);
     return created;
@@ -488,15 +555,23 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
       threadId: resolveThreadId(requestContext),
       requestContext,
       ...(this.#includeResolvedTools ? { requestTools: entries } : { alwaysOn: entries }),
+      ...(this.#native
+        ? { native: { provider: this.#native, modelProvider: modelProviderOf(args.model) } }
+        : {}),
     };
     const request = this.#engine.startRequest(requestOptions);
     const metaTools = new Map<string, MetaTool>();
-    for (const definition of this.#engine.metaTools) {
+    for (const definition of request.metaTools) {
       const run =
         definition.name === LOAD_TOOL_NAME
           ? (input: unknown, options: MetaToolCallOptions) => request.loadTool(input, options)
           : (input: unknown, options: MetaToolCallOptions) => request.searchTools(input, options);
-      metaTools.set(definition.name, createMetaTool(definition, run));
+      // Anthropic reads a search result's references from its content (`toModelOutput`).
+      const toModelOutput =
+        request.native === 'anthropic' && definition.name === SEARCH_TOOLS_NAME
+          ? anthropicReferences
+          : undefined;
+      metaTools.set(definition.name, createMetaTool(definition, run, toModelOutput));
     }
     return {
       request,
@@ -507,42 +582,8 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
   }
 }
 
-/** Mastra's answer for a call to a tool the step did not have (its `ToolNotFoundError`), and the name it quotes. */
-const TOOL_NOT_FOUND_ANSWER = /^Tool "([\s\S]*)" not found\./;
-/** The names Mastra keeps in its messages; it stores any other tool name as a placeholder (`unknown_tool`). */
-const KEPT_TOOL_NAME = /^[\w-]+$/;
-
-/**
- * The tool name, as the model wrote it, when an errored invocation holds Mastra's answer for a
- * call to a tool the step did not have (`Tool "x" not found. …`); undefined when it holds the
- * error of a tool that ran. Mastra 1.71 keeps no other mark of it: the error reaches the message
- * list and the step's results only as this text (the invocation itself holds Mastra's placeholder
- * for a name it could not keep). Should the text change, the answer is left as Mastra's.
- */
-function notFoundToolName(part: ToolInvocationPart): string | undefined {
-  const { toolName } = part.toolInvocation;
-  const errorText = (part.toolInvocation as { errorText?: unknown }).errorText;
-  if (typeof errorText !== 'string') return undefined;
-  const named = TOOL_NOT_FOUND_ANSWER.exec(errorText)?.[1];
-  return named !== undefined && (named === toolName || !KEPT_TOOL_NAME.test(named)) ? named : undefined;
-}
-
-/** The tool invocations with these call ids that ended in an error, newest messages first. */
-function findErroredInvocations(
-  messages: readonly StoredMessage[] | undefined,
-  toolCallIds: ReadonlySet<string>,
-): ToolInvocationPart[] {
-  const found: ToolInvocationPart[] = [];
-  if (!Array.isArray(messages)) return found;
-  const wanted = new Set(toolCallIds);
-  for (let index = messages.length - 1; index >= 0 && wanted.size > 0; index--) {
-    const message = messages[index];
-    if (message?.role !== 'assistant' || !Array.isArray(message.content?.parts)) continue;
-    for (const part of message.content.parts) {
-      if (part?.type !== 'tool-invocation' || !wanted.has(part.toolInvocation.toolCallId)) continue;
-      wanted.delete(part.toolInvocation.toolCallId);
-      if (part.toolInvocation.state === 'output-error') found.push(part);
-    }
-  }
-  return found;
+/** True when the run's latest step sent this tool key deferred (native mode), guarded as it runs. */
+function isDeferredSend(runState: RunState, key: string): boolean {
+  const sent = runState.current.request.resolve(key)?.tool;
+  return isObject(sent) && runState.deferred.has(sent);
 }
