@@ -7,7 +7,7 @@ import type { JsonSchema, MetaToolCallOptions, MetaToolDefinition } from '@tool-
  * answers a malformed call with a result that tells the model what to send,
  * instead of Mastra's generic validation error.
  */
-function modelFacingSchema(jsonSchema: JsonSchema) {
+export function modelFacingSchema(jsonSchema: JsonSchema) {
   return {
     '~standard': {
       version: 1 as const,

@@ -68,8 +68,18 @@ function resultFor(request: RecordedRequest, toolName: string) {
   return sentToolResults(request).filter((result) => result.toolName === toolName);
 }
 
-const searchThenCall: readonly FakeReply[] = [
-  { toolCalls: [{ toolName: 'search_tools', input: { query: 'weather report' }, id: 'call_s' }] },
+/** The model's search: a search_tools call (Anthropic), a client-executed tool_search_call (OpenAI). */
+function searchReply(provider: Provider): FakeReply {
+  return provider === 'anthropic'
+    ? { toolCalls: [{ toolName: 'search_tools', input: { query: 'weather report' }, id: 'call_s' }] }
+    : { toolSearchCalls: [{ arguments: { query: 'weather report' }, id: 'call_s' }] };
+}
+
+/** The name the recorded search result answers: search_tools, or OpenAI's tool_search. */
+const searchName = (provider: Provider) => (provider === 'anthropic' ? 'search_tools' : 'tool_search');
+
+const searchThenCall = (provider: Provider): FakeReply[] => [
+  searchReply(provider),
   { toolCalls: [{ toolName: 'getWeather', input: { city: 'Rome' }, id: 'call_w' }] },
   'Sunny in Rome.',
 ];
@@ -79,7 +89,7 @@ describe.each<Provider>(['anthropic', 'openai'])('a Mastra Agent in native mode 
     'defers the catalog, refers found tools and refuses a never-found one (%s)',
     async (mode) => {
       const server = await serve([
-        ...searchThenCall,
+        ...searchThenCall(provider),
         {
           toolCalls: [{ toolName: 'sendEmail', input: { to: 'bob', subject: 's', body: 'b' }, id: 'call_e' }],
         },
@@ -103,11 +113,11 @@ describe.each<Provider>(['anthropic', 'openai'])('a Mastra Agent in native mode 
       // One tools array, byte for byte, on every step of both calls: search_tools, then the catalog deferred.
       expect(new Set(toolArrays(server)).size).toBe(1);
       expect(sentTools(server.requests[0]!).map((tool) => [tool.name, tool.deferred])).toEqual([
-        ['search_tools', false],
+        [searchName(provider), false],
         ...CATALOG.map((name) => [name, true]),
       ]);
       // The search refers exactly the allowed tools it found, and the model calls one in the same turn.
-      const [search] = resultFor(server.requests[1]!, 'search_tools');
+      const [search] = resultFor(server.requests[1]!, searchName(provider));
       expect(search?.references).toContain('getWeather');
       expect(search?.references).not.toContain('premiumReport');
       expect(log).toEqual([{ tool: 'getWeather', input: { city: 'Rome' } }]);
@@ -123,7 +133,7 @@ describe.each<Provider>(['anthropic', 'openai'])('a Mastra Agent in native mode 
 
   it('keeps the references of earlier calls in a thread with memory', async () => {
     const server = await serve([
-      ...searchThenCall,
+      ...searchThenCall(provider),
       { toolCalls: [{ toolName: 'getWeather', input: { city: 'Oslo' } }] },
       'Rainy.',
     ]);
@@ -139,7 +149,7 @@ describe.each<Provider>(['anthropic', 'openai'])('a Mastra Agent in native mode 
     await run(agent, 'generate', 'And Oslo?', { memory });
     expect(server.failures).toEqual([]);
     const last = server.requests.at(-1)!;
-    expect(resultFor(last, 'search_tools')[0]?.references).toContain('getWeather');
+    expect(resultFor(last, searchName(provider))[0]?.references).toContain('getWeather');
     expect(new Set(toolArrays(server)).size).toBe(1);
     expect(log.map((entry) => entry.tool)).toEqual(['getWeather', 'getWeather']);
     processor.dispose();
@@ -149,7 +159,7 @@ describe.each<Provider>(['anthropic', 'openai'])('a Mastra Agent in native mode 
 describe('a Mastra Agent in native mode, a later call without the history', () => {
   it('sends the earlier load undeferred for that call (Mastra cannot add a tool mid-conversation)', async () => {
     const server = await serve([
-      ...searchThenCall,
+      ...searchThenCall('anthropic'),
       { toolCalls: [{ toolName: 'getWeather', input: { city: 'Oslo' } }] },
       'Rainy.',
     ]);

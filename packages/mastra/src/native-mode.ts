@@ -4,9 +4,15 @@
 // result carries Anthropic tool references as `custom` parts), and a tool invocation's
 // `providerMetadata` as the tool result's provider options (so it carries OpenAI's
 // `additionalTools`). What is referred, and what a thread loaded earlier, the engine decides.
-import type { NativeProvider, SearchToolsOutput } from '@tool-search/core';
+import type {
+  MetaToolCallOptions,
+  MetaToolDefinition,
+  NativeProvider,
+  SearchToolsOutput,
+} from '@tool-search/core';
 import { SEARCH_TOOLS_NAME, ToolSearchError, withFields } from '@tool-search/core';
 import { inputJsonSchema } from './catalog-entries';
+import { modelFacingSchema } from './meta-tool';
 
 /** The `native` option: `'auto'` reads the model's provider id; a provider name forces its wire shapes. */
 export type NativeOption = 'auto' | NativeProvider;
@@ -119,44 +125,60 @@ export function referredInMessages(messages: readonly unknown[] | undefined): Se
   return names;
 }
 
-/** A tool's definition as an OpenAI Responses function tool, for `additionalTools`. */
+/** A tool's definition as an OpenAI Responses function tool, as `tool_search_output` carries it. */
 function responsesDefinition(name: string, tool: unknown): Record<string, unknown> {
   const description = isObject(tool) && typeof tool.description === 'string' ? tool.description : undefined;
-  return {
-    type: 'function',
-    name,
-    ...(description === undefined ? {} : { description }),
-    parameters: inputJsonSchema(tool) ?? { type: 'object', properties: {} },
-  };
+  const { $schema: _schema, ...parameters } = (inputJsonSchema(tool) ?? {
+    type: 'object',
+    properties: {},
+  }) as Record<string, unknown>;
+  return { type: 'function', name, ...(description === undefined ? {} : { description }), parameters };
 }
 
-interface MessageListLike {
-  updateToolInvocation(part: unknown): unknown;
+/** The search input inside an OpenAI `tool_search_call`'s `{ arguments, call_id }` (an object, or JSON text). */
+function searchArguments(input: unknown): unknown {
+  const given = isObject(input) ? input.arguments : input;
+  if (typeof given !== 'string') return given;
+  try {
+    return JSON.parse(given) as unknown;
+  } catch {
+    return { query: given };
+  }
 }
 
 /**
- * For OpenAI: each `search_tools` result that referred tools gets, once, their definitions as
- * `providerMetadata.openai.additionalTools` (Mastra sends a tool invocation's provider metadata as
- * the tool result's provider options, and `@ai-sdk/openai` sends those as an `additional_tools`
- * item right after the result). Written in the message list, so memory keeps it.
+ * `search_tools` for OpenAI: its client-executed `tool_search` tool (the documented way to use
+ * deferred functions), as an AI SDK provider tool that Mastra runs like any tool. The model's
+ * `tool_search_call` arguments are the search's input; the `tool_search_output` carries the
+ * referred tools' definitions, and the search's JSON beside them (kept in memory, for `'context'`
+ * storage; OpenAI shows the model only the definitions).
  */
-export function attachAdditionalTools(
-  messageList: MessageListLike | undefined,
-  messages: readonly unknown[] | undefined,
-  toolOf: (name: string) => unknown,
-): void {
-  if (!messageList) return;
-  for (const part of searchResults(messages)) {
-    const openai = isObject(part.providerMetadata?.openai) ? part.providerMetadata.openai : {};
-    if (openai.additionalTools !== undefined) continue;
-    const tools = referredOf(part.toolInvocation.result).flatMap((name) => {
+export function openaiSearchTool(parts: {
+  readonly definition: MetaToolDefinition;
+  readonly search: (input: unknown, options: MetaToolCallOptions) => Promise<unknown>;
+  readonly toolOf: (name: string) => unknown;
+}): unknown {
+  const { definition, search, toolOf } = parts;
+  const definitionsOf = (names: readonly string[]) =>
+    names.flatMap((name) => {
       const tool = toolOf(name);
       return tool === undefined ? [] : [responsesDefinition(name, tool)];
     });
-    if (tools.length === 0) continue;
-    messageList.updateToolInvocation({
-      ...part,
-      providerMetadata: { ...part.providerMetadata, openai: { ...openai, additionalTools: tools } },
-    });
-  }
+  return {
+    type: 'provider',
+    id: 'openai.tool_search',
+    args: { execution: 'client', description: definition.description, parameters: definition.inputSchema },
+    // The model's call is `{ arguments, call_id }`; the engine checks the arguments.
+    inputSchema: modelFacingSchema({ type: 'object', properties: { arguments: {}, call_id: {} } }),
+    execute: (input: unknown, context?: { abortSignal?: AbortSignal }) =>
+      search(searchArguments(input), { signal: context?.abortSignal }),
+    toModelOutput: (given: unknown) => {
+      // Mastra hands a tool's own toModelOutput the result; the AI SDK hands it { output }.
+      const output = isObject(given) && 'output' in given ? given.output : given;
+      return {
+        type: 'json',
+        value: { ...(isObject(output) ? output : {}), tools: definitionsOf(referredOf(output)) },
+      };
+    },
+  };
 }

@@ -32,11 +32,11 @@ import { findErroredInvocations, notFoundToolName } from './errored-invocations'
 import { createMetaTool } from './meta-tool';
 import {
   anthropicReferences,
-  attachAdditionalTools,
   checkNativeOption,
   deferredTool,
   modelProviderOf,
   type NativeOption,
+  openaiSearchTool,
   referredInMessages,
 } from './native-mode';
 import { namesMastraFinds, sameTools } from './step-tools';
@@ -219,6 +219,8 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
   readonly #staticEntries: ReadonlySet<CatalogEntry<unknown>>;
   /** Canonical names of the catalog: the names a loaded catalog tool is sent under. */
   readonly #staticNames: ReadonlySet<string>;
+  /** The catalog's tools by canonical name (native mode sends them all). */
+  readonly #catalogByName: ReadonlyMap<string, unknown>;
   /** Each run's state, by the `state` object Mastra gives this processor for the run. */
   readonly #runs = new WeakMap<object, RunState>();
   /** Static tools this processor restored into a request's tools (Mastra passes them back as the agent's). */
@@ -245,6 +247,7 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
     const catalog = toCatalogEntries(tools);
     this.#staticEntries = new Set(catalog);
     this.#staticNames = new Set(catalog.map((entry) => entry.descriptor.name));
+    this.#catalogByName = new Map(catalog.map((entry) => [entry.descriptor.name, entry.tool]));
     this.#includeResolvedTools = options.includeResolvedTools === true;
     this.#injectCatalog = options.injectCatalog === true;
     this.#contextStorage = options.storage === 'context';
@@ -330,8 +333,7 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
 
   /**
    * Native mode: every catalog tool, in catalog order, deferred for the provider and guarded as
-   * it runs (a name the agent's own tools or the meta-tools hold is theirs). For OpenAI, the
-   * references of earlier `search_tools` results are written as their `additionalTools`.
+   * it runs (a name the agent's own tools or the meta-tools hold is theirs).
    * Mastra cannot add a tool mid-conversation (it keeps every system message at the front of the
    * prompt, and refuses one with empty content), so a tool the thread loaded in an earlier call
    * that the conversation does not refer (no memory) is sent without deferral for this call.
@@ -357,11 +359,6 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
         if (isObject(entry.tool)) runState.deferred.set(entry.tool, sent);
       }
       tools[name] = sent;
-    }
-    if (native.provider === 'openai') {
-      attachAdditionalTools(args.messageList, args.messages, (name) =>
-        this.#staticNames.has(name) ? runState.current.request.resolve(name)?.tool : undefined,
-      );
     }
   }
 
@@ -454,8 +451,9 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
       // adapters (which guard every call they execute).
       const key = sent.get(toolName);
       // A deferred catalog tool (native mode) asked the guard itself, before it ran.
-      if (key !== undefined && !isDeferredSend(runState, key)) await request.guard(key);
-      else refused.add(toolCallId);
+      if (key !== undefined && !runState.deferred.has(this.#catalogByName.get(key) ?? runState)) {
+        await request.guard(key);
+      } else refused.add(toolCallId);
     }
     if (refused.size === 0) return;
     for (const part of findErroredInvocations(args.messages, refused)) {
@@ -566,6 +564,12 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
         definition.name === LOAD_TOOL_NAME
           ? (input: unknown, options: MetaToolCallOptions) => request.loadTool(input, options)
           : (input: unknown, options: MetaToolCallOptions) => request.searchTools(input, options);
+      if (request.native === 'openai' && definition.name === SEARCH_TOOLS_NAME) {
+        // OpenAI: the client-executed tool_search tool, whose output holds the referred definitions.
+        const toolOf = (name: string) => this.#catalogByName.get(name);
+        metaTools.set(definition.name, openaiSearchTool({ definition, search: run, toolOf }) as MetaTool);
+        continue;
+      }
       // Anthropic reads a search result's references from its content (`toModelOutput`).
       const toModelOutput =
         request.native === 'anthropic' && definition.name === SEARCH_TOOLS_NAME
@@ -580,10 +584,4 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
       tools: args.tools,
     };
   }
-}
-
-/** True when the run's latest step sent this tool key deferred (native mode), guarded as it runs. */
-function isDeferredSend(runState: RunState, key: string): boolean {
-  const sent = runState.current.request.resolve(key)?.tool;
-  return isObject(sent) && runState.deferred.has(sent);
 }
