@@ -35,7 +35,13 @@ export type {
   NativeModeReason,
   NativeProvider,
 } from './native-deferral';
-export { decideNativeMode, nativeProviderOf } from './native-deferral';
+export {
+  anthropicToolAdditions,
+  anthropicToolReferences,
+  decideNativeMode,
+  nativeProviderOf,
+  openaiFunctionDefinition,
+} from './native-deferral';
 export type { OptionNames, OptionNamesOf } from './option-names';
 export {
   checkOptionNames,

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { harness } from './__fixtures__/engine-fixtures';
 import { ToolSearchError } from './errors';
 import { LOAD_TOOL_NAME, SEARCH_TOOLS_NAME } from './meta-tools';
-import { decideNativeMode, nativeProviderOf } from './native-deferral';
+import {
+  anthropicToolAdditions,
+  anthropicToolReferences,
+  decideNativeMode,
+  nativeProviderOf,
+  openaiFunctionDefinition,
+} from './native-deferral';
 import type { ConversationRecord, ToolFilter } from './types';
 
 const anthropic = { provider: 'auto', modelProvider: 'anthropic.messages' } as const;
@@ -204,5 +210,38 @@ describe('earlier loads come back at the start of the next call', () => {
     );
     expect((await forged.prepareStep({ records: forgedRecords })).native?.restore).toEqual([]);
     engine.dispose();
+  });
+});
+
+describe('the wire spellings adapters share', () => {
+  it('spells OpenAI function definitions and Anthropic references and additions', () => {
+    expect(
+      openaiFunctionDefinition({
+        name: 'getWeather',
+        description: 'Weather',
+        parameters: {
+          $schema: 'http://json-schema.org/draft-07/schema#',
+          type: 'object',
+          properties: { city: {} },
+        },
+      }),
+    ).toEqual({
+      type: 'function',
+      name: 'getWeather',
+      description: 'Weather',
+      parameters: { type: 'object', properties: { city: {} } },
+    });
+    expect(openaiFunctionDefinition({ name: '__proto__' })).toEqual({
+      type: 'function',
+      name: '__proto__',
+      parameters: { type: 'object', properties: {} },
+    });
+    expect(anthropicToolReferences(['a', 'b'])).toEqual([
+      { type: 'tool_reference', tool_name: 'a' },
+      { type: 'tool_reference', tool_name: 'b' },
+    ]);
+    expect(anthropicToolAdditions(['a'])).toEqual([
+      { type: 'tool_addition', tool: { type: 'tool_reference', name: 'a' } },
+    ]);
   });
 });

@@ -7,6 +7,7 @@
  * adapter to add mid-conversation. See docs/native-deferral.md at the repository root.
  */
 import { ToolSearchError } from './errors';
+import type { ToolDescriptor } from './types';
 
 /** The providers whose native deferred loading an adapter can translate to. */
 export type NativeProvider = 'anthropic' | 'openai';
@@ -84,4 +85,40 @@ export function decideNativeMode(options: NativeDeferralOptions): NativeModeDeci
   return provider === undefined
     ? { mode: 'default', provider: undefined, reason: 'unsupported-provider' }
     : { mode: 'native', provider, reason: 'supported-provider' };
+}
+
+/**
+ * A tool as an OpenAI Responses function definition (`{ type: 'function', name, description?,
+ * parameters }`, its JSON Schema without `$schema`), as a client-executed `tool_search_output` and
+ * an `additional_tools` item carry it. A tool without parameters takes an empty object.
+ */
+export function openaiFunctionDefinition(descriptor: ToolDescriptor): Record<string, unknown> {
+  const { $schema: _schema, ...parameters } = (descriptor.parameters ?? {
+    type: 'object',
+    properties: {},
+  }) as Record<string, unknown>;
+  return {
+    type: 'function',
+    name: descriptor.name,
+    ...(descriptor.description === undefined ? {} : { description: descriptor.description }),
+    parameters,
+  };
+}
+
+/** Anthropic `tool_reference` content blocks, for a tool result that refers `names`. */
+export function anthropicToolReferences(
+  names: readonly string[],
+): { readonly type: 'tool_reference'; readonly tool_name: string }[] {
+  return names.map((name) => ({ type: 'tool_reference', tool_name: name }));
+}
+
+/**
+ * Anthropic `tool_addition` blocks by reference, for a mid-conversation system message that adds
+ * `names` without touching the tool list.
+ */
+export function anthropicToolAdditions(names: readonly string[]): {
+  readonly type: 'tool_addition';
+  readonly tool: { readonly type: 'tool_reference'; readonly name: string };
+}[] {
+  return names.map((name) => ({ type: 'tool_addition', tool: { type: 'tool_reference', name } }));
 }
