@@ -10,15 +10,18 @@ import {
   SystemMessage,
   ToolMessage,
 } from '@langchain/core/messages';
-import { convertToOpenAITool } from '@langchain/core/utils/function_calling';
 import {
+  anthropicToolAdditions,
+  anthropicToolReferences,
   type MetaToolDefinition,
   type NativeProvider,
+  openaiFunctionDefinition,
   SEARCH_TOOLS_NAME,
   ToolSearchError,
   withFields,
 } from '@tool-search/core';
 import type { LangChainTool } from './options';
+import { toCatalogEntry } from './to-catalog-entries';
 
 export type { NativeProvider };
 
@@ -125,10 +128,7 @@ function isToolReference(block: unknown): block is ToolReferenceBlock {
  */
 export function searchResultContent(text: string, referred: readonly string[]): MessageContent {
   if (referred.length === 0) return text;
-  return [
-    { type: 'text', text },
-    ...referred.map((name): ToolReferenceBlock => ({ type: 'tool_reference', tool_name: name })),
-  ] as MessageContent;
+  return [{ type: 'text', text }, ...anthropicToolReferences(referred)] as MessageContent;
 }
 
 /** The tools a `search_tools` tool message refers, in order (none for any other message). */
@@ -203,28 +203,12 @@ export function anthropicMessages(
 }
 
 function anthropicAddition(additions: readonly string[]): SystemMessage {
-  return new SystemMessage({
-    content: additions.map((name) => ({
-      type: 'tool_addition',
-      tool: { type: 'tool_reference', name },
-    })) as MessageContent,
-  });
+  return new SystemMessage({ content: anthropicToolAdditions(additions) as unknown as MessageContent });
 }
 
-/** A tool's definition as an OpenAI Responses function tool, for an `additional_tools` item. */
+/** A tool's definition as an OpenAI Responses function tool (the core's spelling, from the tool's descriptor). */
 function responsesDefinition(tool: LangChainTool): Record<string, unknown> {
-  const converted = convertToOpenAITool(tool as Parameters<typeof convertToOpenAITool>[0]);
-  const fn = converted.function;
-  const { $schema: _schema, ...parameters } = (fn.parameters ?? { type: 'object', properties: {} }) as Record<
-    string,
-    unknown
-  >;
-  return {
-    type: 'function',
-    name: fn.name,
-    ...(fn.description === undefined ? {} : { description: fn.description }),
-    parameters,
-  };
+  return openaiFunctionDefinition(toCatalogEntry(tool).descriptor);
 }
 
 /**

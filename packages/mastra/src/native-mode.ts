@@ -10,8 +10,8 @@ import type {
   NativeProvider,
   SearchToolsOutput,
 } from '@tool-search/core';
-import { SEARCH_TOOLS_NAME, ToolSearchError, withFields } from '@tool-search/core';
-import { inputJsonSchema } from './catalog-entries';
+import { openaiFunctionDefinition, SEARCH_TOOLS_NAME, ToolSearchError, withFields } from '@tool-search/core';
+import { toCatalogEntry } from './catalog-entries';
 import { modelFacingSchema } from './meta-tool';
 
 /** The `native` option: `'auto'` reads the model's provider id; a provider name forces its wire shapes. */
@@ -125,14 +125,9 @@ export function referredInMessages(messages: readonly unknown[] | undefined): Se
   return names;
 }
 
-/** A tool's definition as an OpenAI Responses function tool, as `tool_search_output` carries it. */
+/** A tool's definition as an OpenAI Responses function tool (the core's spelling, from its descriptor). */
 function responsesDefinition(name: string, tool: unknown): Record<string, unknown> {
-  const description = isObject(tool) && typeof tool.description === 'string' ? tool.description : undefined;
-  const { $schema: _schema, ...parameters } = (inputJsonSchema(tool) ?? {
-    type: 'object',
-    properties: {},
-  }) as Record<string, unknown>;
-  return { type: 'function', name, ...(description === undefined ? {} : { description }), parameters };
+  return openaiFunctionDefinition(toCatalogEntry(name, tool).descriptor);
 }
 
 /** The search input inside an OpenAI `tool_search_call`'s `{ arguments, call_id }` (an object, or JSON text). */
