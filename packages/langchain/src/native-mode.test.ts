@@ -192,6 +192,37 @@ describe.each<Provider>(['anthropic', 'openai'])('createAgent in native mode (%s
   });
 });
 
+describe.each<Provider>(['anthropic', 'openai'])("native mode with 'context' storage (%s)", (provider) => {
+  it('reads the referred tools back from the search result in the messages', async () => {
+    const server = await serve([
+      ...twoInvokes(provider).slice(0, 3),
+      { toolCalls: [{ toolName: 'get_weather', input: { city: 'Oslo' }, id: 'call_w2' }] },
+      'Rainy.',
+    ]);
+    const log = createExecutionLog();
+    const middleware = toolSearchMiddleware({
+      tools: catalogOf(log),
+      native: 'auto',
+      storage: 'context',
+      signingSecret: 'test-secret-0123456789abcdef',
+      filter: refuseAlerts,
+    });
+    const { MemorySaver } = await import('@langchain/langgraph');
+    const agent = createAgent({
+      model: chatModel(provider, server),
+      middleware: [middleware],
+      checkpointer: new MemorySaver(),
+    });
+    const config = { configurable: { thread_id: 'user-4' } };
+    await agent.invoke({ messages: [{ role: 'user', content: 'Weather in Rome?' }] }, config);
+    await agent.invoke({ messages: [{ role: 'user', content: 'And Oslo?' }] }, config);
+    expect(server.failures).toEqual([]);
+    expect(new Set(toolArrays(server)).size).toBe(1);
+    expect(log.calls.map((call) => call.input)).toEqual([{ city: 'Rome' }, { city: 'Oslo' }]);
+    await middleware.dispose();
+  });
+});
+
 describe('native mode with a model that has no deferred loading', () => {
   it("runs today's default mode and says so in the mode event", async () => {
     const log = createExecutionLog();
