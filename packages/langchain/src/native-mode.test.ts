@@ -223,6 +223,26 @@ describe.each<Provider>(['anthropic', 'openai'])("native mode with 'context' sto
   });
 });
 
+describe('native mode with maxLoadedTools', () => {
+  it('refers at most maxLoadedTools of the tools a search finds', async () => {
+    const server = await serve([searchReply('anthropic', 'call_s'), 'Found.']);
+    const log = createExecutionLog();
+    const middleware = toolSearchMiddleware({
+      tools: catalogOf(log),
+      native: 'anthropic',
+      maxLoadedTools: 1,
+    });
+    const agent = createAgent({ model: chatModel('anthropic', server), middleware: [middleware] });
+    await agent.invoke({ messages: [{ role: 'user', content: 'Weather alerts?' }] });
+    const [search] = resultFor(server.requests[1]!, 'search_tools');
+    // The core asks the ranker for no more than it may refer (a search under autoLoad does the same).
+    const found = JSON.parse(search!.text).results.map((result: { name: string }) => result.name);
+    expect(search?.references).toHaveLength(1);
+    expect(search?.references).toEqual(found);
+    await middleware.dispose();
+  });
+});
+
 describe('native mode with a model that has no deferred loading', () => {
   it("runs today's default mode and says so in the mode event", async () => {
     const log = createExecutionLog();
