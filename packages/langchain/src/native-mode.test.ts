@@ -130,6 +130,15 @@ function expectTwoInvokes(provider: Provider, server: FakeProviderServer, log: E
   const second = server.requests[3]!;
   expect(sentToolAdditions(second).map((addition) => addition.names)).toEqual([['get_weather']]);
   expect(sentToolAdditions(server.requests[4]!)).toEqual(sentToolAdditions(second));
+  // Right after the call's user message, and (Anthropic) with the beta a tool addition needs.
+  const userAt = (request: RecordedRequest) => {
+    const items: { role?: string }[] = provider === 'anthropic' ? request.body.messages : request.body.input;
+    return items.findLastIndex((item) => item.role === 'user' && JSON.stringify(item).includes('Email Bob'));
+  };
+  expect(sentToolAdditions(second)[0]?.position).toBe(userAt(second) + 1);
+  if (provider === 'anthropic') {
+    expect(second.headers['anthropic-beta']).toContain('mid-conversation-tool-changes-2026-07-01');
+  }
   // A deferred tool the thread never found is refused before it runs; the restored one runs.
   expect(log.count('send_email')).toBe(0);
   const [refused] = resultFor(server.requests[4]!, 'send_email');
