@@ -156,6 +156,34 @@ describe.each<Provider>(['anthropic', 'openai'])('a Mastra Agent in native mode 
   });
 });
 
+describe.each<Provider>(['anthropic', 'openai'])(
+  "a Mastra Agent in native mode with 'context' storage (%s)",
+  (provider) => {
+    it('reads the referred tools back from the search result in memory', async () => {
+      const server = await serve([
+        ...searchThenCall(provider),
+        { toolCalls: [{ toolName: 'getWeather', input: { city: 'Oslo' } }] },
+        'Rainy.',
+      ]);
+      const log: ExecutionLog = [];
+      const processor = new ToolSearchProcessor({
+        tools: sampleTools(log),
+        native: 'auto',
+        storage: 'context',
+        filter: refusePremium,
+      });
+      const agent = agentWith(provider, server, processor, new MockMemory());
+      const memory = { thread: 'thread-ctx', resource: 'user-1' };
+      await run(agent, 'generate', 'Weather in Rome?', { memory });
+      await run(agent, 'generate', 'And Oslo?', { memory });
+      expect(server.failures).toEqual([]);
+      expect(new Set(toolArrays(server)).size).toBe(1);
+      expect(log.map((entry) => entry.input)).toEqual([{ city: 'Rome' }, { city: 'Oslo' }]);
+      processor.dispose();
+    });
+  },
+);
+
 describe('a Mastra Agent in native mode, a later call without the history', () => {
   it('sends the earlier load undeferred for that call (Mastra cannot add a tool mid-conversation)', async () => {
     const server = await serve([
