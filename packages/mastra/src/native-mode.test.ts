@@ -17,7 +17,7 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import { run } from './__fixtures__/harness';
 import { type ExecutionLog, sampleTools } from './__fixtures__/tools';
-import { ToolSearchProcessor } from './tool-search-processor';
+import { ToolSearchProcessor, type ToolSearchStorage } from './tool-search-processor';
 
 type Provider = 'anthropic' | 'openai';
 
@@ -47,7 +47,7 @@ const CATALOG = ['getWeather', 'sendEmail', 'createIssue', 'premiumReport', 'tra
 function agentWith(
   provider: Provider,
   server: FakeProviderServer,
-  processor: ToolSearchProcessor,
+  processor: ToolSearchProcessor<ToolSearchStorage>,
   memory?: MockMemory,
 ) {
   return new Agent({
