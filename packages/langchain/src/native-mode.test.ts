@@ -1,7 +1,7 @@
 // Native mode with the real provider packages: createAgent and the binder drive ChatAnthropic and
 // ChatOpenAI (Responses API), which talk to a local server that records every request body.
 import { ChatAnthropic } from '@langchain/anthropic';
-import { AIMessage, type BaseMessage, HumanMessage } from '@langchain/core/messages';
+import { AIMessage, type AIMessageChunk, type BaseMessage, HumanMessage } from '@langchain/core/messages';
 import { ChatOpenAI } from '@langchain/openai';
 import type { ToolSearchEvent } from '@tool-search/core';
 import {
@@ -280,6 +280,30 @@ describe('native mode with a model that has no deferred loading', () => {
 });
 
 describe.each<Provider>(['anthropic', 'openai'])('the binder in native mode (%s)', (provider) => {
+  it('streams through the bound model, the search found as a call', async () => {
+    const server = await serve([searchReply(provider, 'call_s'), 'Found it.']);
+    const log = createExecutionLog();
+    const binder = createToolSearchBinder({ tools: catalogOf(log), native: 'auto', filter: refuseAlerts });
+    const model = chatModel(provider, server, true);
+    const messages: BaseMessage[] = [new HumanMessage('Weather in Rome?')];
+    for (let step = 0; step < 3; step++) {
+      const bound = await binder.bind({ model, threadId: 'user-5', messages });
+      let response: AIMessageChunk | undefined;
+      for await (const chunk of await bound.model.stream(messages)) {
+        response = response ? response.concat(chunk as AIMessageChunk) : (chunk as AIMessageChunk);
+      }
+      const message = new AIMessage({ ...response!, tool_calls: response!.tool_calls ?? [] });
+      messages.push(message);
+      if (!message.tool_calls?.length) break;
+      expect(message.tool_calls.map((call) => call.name)).toEqual(['search_tools']);
+      messages.push(...(await bound.runToolCalls(message)));
+    }
+    expect(server.failures).toEqual([]);
+    expect(server.requests.every((request) => request.stream)).toBe(true);
+    expect(resultFor(server.requests[1]!, searchName(provider))[0]?.references).toEqual(['get_weather']);
+    await binder.dispose();
+  });
+
   it('binds one deferred tool list, refers found tools and refuses a never-found one before it runs', async () => {
     const server = await serve([
       searchReply(provider, 'call_s'),
