@@ -25,6 +25,7 @@ export {
 export type { LangChainEmbedderOptions } from './langchain-embedder';
 export { createLangChainEmbedder } from './langchain-embedder';
 export type { BindableTool } from './langchain-tool-search';
+export type { NativeOption, NativeProvider } from './native-mode';
 export type { LangChainTool, LangChainToolSet, ToolSearchOptions, ToolSearchStateControls } from './options';
 export { toCatalogEntries, toCatalogEntry } from './to-catalog-entries';
 export { toConversationRecords } from './to-conversation-records';

@@ -22,6 +22,18 @@ import {
   type ToolSearchRequest,
   withFields,
 } from '@tool-search/core';
+import {
+  ANTHROPIC_TOOL_CHANGE_BETAS,
+  anthropicMessages,
+  boundAsDeferred,
+  checkNativeOption,
+  modelProviderOf,
+  type NativeProvider,
+  openaiMessages,
+  openaiSearchTool,
+  referredIn,
+  searchResultContent,
+} from './native-mode';
 import type { LangChainTool, ToolSearchOptions, ToolSearchStateControls } from './options';
 import { isClientTool, toCatalogEntries, toCatalogEntry } from './to-catalog-entries';
 import { LOAD_PROOF_KEY, toConversationRecords } from './to-conversation-records';
@@ -37,6 +49,18 @@ export interface PreparedStep {
   readonly tools: BindableTool[];
   /** The caller's own tools the step was planned with, by name (as they were when it was planned). */
   readonly ownByName: ReadonlyMap<string, LangChainTool>;
+  /** The provider whose deferred loading the step uses (native mode), or undefined in the default mode. */
+  readonly native: NativeProvider | undefined;
+  /** The system-prompt paragraph for the step's meta-tools. */
+  readonly instructions: string;
+  /**
+   * The conversation as this step's model must be handed it: as given in the default mode; in
+   * native mode with the references translated for the provider's LangChain package, and the
+   * tools the thread loaded in earlier calls announced after the last user message.
+   */
+  readonly toModelMessages: (messages: readonly BaseMessage[]) => BaseMessage[];
+  /** Provider beta flags the step needs (Anthropic's mid-conversation tool additions), to bind with the tools. */
+  readonly betas: readonly string[];
 }
 
 export interface StepInput<TContext> {
@@ -49,6 +73,8 @@ export interface StepInput<TContext> {
   readonly messages: readonly BaseMessage[];
   /** False when the step is planned again to judge a tool call, not for a model call: no 'step' event. */
   readonly modelStep?: boolean;
+  /** The chat model of the call, read by the `native` option (which provider, if any). */
+  readonly model?: unknown;
 }
 
 /**
@@ -73,6 +99,9 @@ function sameTools(a: readonly BindableTool[], b: readonly BindableTool[]): bool
   for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
   return true;
 }
+
+/** Threads whose chat model's provider id is remembered (least recently planned go first). */
+const MAX_THREAD_PROVIDERS = 10_000;
 
 /** Loaded tools as bound, per tool: the same copy every step. */
 const boundCopies = new WeakMap<LangChainTool, LangChainTool>();
@@ -118,12 +147,17 @@ function metaToolMessage(
 ): ToolMessage {
   const proof = keepProof ? loadProof(call.name, output) : undefined;
   return new ToolMessage({
-    content: JSON.stringify(output),
+    content: searchResultContent(JSON.stringify(output), referredBy(output)),
     tool_call_id: call.id ?? '',
     name: call.name,
     status: reportsFailure(output) ? 'error' : 'success',
     ...(proof ? { response_metadata: { [LOAD_PROOF_KEY]: proof } } : {}),
   });
+}
+
+/** The tools a search result refers to the provider (native mode), in order. */
+function referredBy(output: SearchToolsOutput | LoadToolOutput): readonly string[] {
+  return 'referred' in output && Array.isArray(output.referred) ? output.referred : [];
 }
 
 /**
@@ -177,8 +211,12 @@ export function messagesBeforeCall(
  * step plan out as the tools to bind, tool calls in, tool messages out. Holds no policy.
  */
 export function createLangChainToolSearch<TContext>(options: ToolSearchOptions<TContext>) {
-  const { tools, includeResolvedTools = false, ...engineOptions } = options;
+  const { tools, includeResolvedTools = false, native: nativeGiven, ...engineOptions } = options;
+  const native = checkNativeOption(nativeGiven, 'tool search');
   const catalog = toCatalogEntries(tools);
+  const catalogByName = new Map(catalog.map((entry) => [entry.descriptor.name, entry.tool]));
+  /** The catalog's tools, as given. */
+  const catalogTools: readonly LangChainTool[] = catalog.map((entry) => entry.tool);
   const engine: ToolSearchEngine<LangChainTool, TContext> = createToolSearchEngine<LangChainTool, TContext>({
     ...engineOptions,
     catalog,
@@ -191,45 +229,71 @@ export function createLangChainToolSearch<TContext>(options: ToolSearchOptions<T
       ? request.searchTools(call.args, { signal })
       : request.loadTool(call.args, { signal });
 
-  /** The meta-tools as LangChain tools: defined by the engine, wrapped here. */
-  const metaTools: LangChainTool[] = engine.metaTools.map((definition: MetaToolDefinition) =>
-    langchainTool(
-      // Runs only when called outside tool search's own executors (the middleware and the binder
-      // execute meta-tools themselves); then it acts as a call of its own thread.
-      async (input: unknown, runtime: ToolRuntime) => {
-        const call: ToolCall = {
+  /** Each meta-tool definition wrapped as a LangChain tool, by name and description (the same object every call). */
+  const metaWrappers = new Map<string, LangChainTool>();
+  /** Every meta-tool wrapper made, so that one handed back among a call's tools is not taken for the caller's own. */
+  const wrappers = new Set<LangChainTool>();
+  const wrapMetaTool = (definition: MetaToolDefinition): LangChainTool => {
+    const key = `${definition.name}\u0000${definition.description}`;
+    let wrapped = metaWrappers.get(key);
+    if (wrapped === undefined) {
+      wrapped = langchainTool(
+        // Runs only when called outside tool search's own executors (the middleware and the binder
+        // execute meta-tools themselves); then it acts as a call of its own thread.
+        async (input: unknown, runtime: ToolRuntime) => {
+          const call: ToolCall = {
+            name: definition.name,
+            args: input as Record<string, unknown>,
+            id: runtime.toolCallId,
+          };
+          const state = runtime.state as { messages?: BaseMessage[] } | undefined;
+          const { request } = await prepareStep({
+            modelStep: false,
+            threadId: runThread(runtime.configurable?.thread_id),
+            requestContext: runtime.context as TContext | undefined,
+            tools: [],
+            messages: messagesBeforeCall(state?.messages ?? [], runtime.toolCallId),
+          });
+          const decision = await request.guard(definition.name);
+          if (!decision.allowed) return decision.message ?? '';
+          return runMetaTool(request, call, runtime.signal);
+        },
+        {
           name: definition.name,
-          args: input as Record<string, unknown>,
-          id: runtime.toolCallId,
-        };
-        const state = runtime.state as { messages?: BaseMessage[] } | undefined;
-        const { request } = await prepareStep({
-          modelStep: false,
-          threadId: runThread(runtime.configurable?.thread_id),
-          requestContext: runtime.context as TContext | undefined,
-          tools: [],
-          messages: messagesBeforeCall(state?.messages ?? [], runtime.toolCallId),
-        });
-        const decision = await request.guard(definition.name);
-        if (!decision.allowed) return decision.message ?? '';
-        return runMetaTool(request, call, runtime.signal);
-      },
-      {
-        name: definition.name,
-        description: definition.description,
-        schema: definition.inputSchema as JSONSchema,
-      },
-    ),
-  );
-  const metaByName = new Map(metaTools.map((tool) => [tool.name, tool]));
+          description: definition.description,
+          schema: definition.inputSchema as JSONSchema,
+        },
+      );
+      metaWrappers.set(key, wrapped);
+      wrappers.add(wrapped);
+    }
+    return wrapped;
+  };
+  /** The engine's meta-tools as LangChain tools (what the default mode binds). */
+  const metaTools: LangChainTool[] = engine.metaTools.map(wrapMetaTool);
+  const metaNames = new Set(metaTools.map((tool) => tool.name));
+
+  /**
+   * The chat model's provider id per thread, as its latest model call had it: a tool call judged
+   * again away from its model call (another process, a resumed run) is planned in the same mode.
+   */
+  const providerOfThread = new Map<string, string>();
+  const modelProviderFor = (input: StepInput<TContext>): string | undefined => {
+    if (input.model === undefined) return providerOfThread.get(input.threadId);
+    const id = modelProviderOf(input.model);
+    providerOfThread.delete(input.threadId);
+    providerOfThread.set(input.threadId, id);
+    if (providerOfThread.size > MAX_THREAD_PROVIDERS) {
+      providerOfThread.delete(providerOfThread.keys().next().value as string);
+    }
+    return id;
+  };
 
   const offeredCache = new WeakMap<readonly BindableTool[], Offered>();
   const sortOffered = (tools: readonly BindableTool[]): Offered => {
     const cached = offeredCache.get(tools);
     if (cached && sameTools(cached.snapshot, tools)) return cached;
-    const own = tools.filter(
-      (tool): tool is LangChainTool => isClientTool(tool) && metaByName.get(tool.name) !== tool,
-    );
+    const own = tools.filter((tool): tool is LangChainTool => isClientTool(tool) && !wrappers.has(tool));
     const ownByName = new Map<string, LangChainTool>();
     for (const tool of own) if (!ownByName.has(tool.name)) ownByName.set(tool.name, tool);
     const offered: Offered = {
@@ -248,32 +312,76 @@ export function createLangChainToolSearch<TContext>(options: ToolSearchOptions<T
       threadId: input.threadId,
       requestContext: input.requestContext,
       ...(includeResolvedTools ? { requestTools: offered.entries } : { alwaysOn: offered.entries }),
+      ...(native ? { native: { provider: native, modelProvider: modelProviderFor(input) } } : {}),
     });
     const plan = await request.prepareStep({
       ...(input.modelStep === false ? { modelStep: false } : {}),
       ...(contextStorage ? { records: toConversationRecords(input.messages) } : {}),
     });
 
+    const requestMeta = new Map(
+      request.metaTools.map((definition) => [definition.name, wrapMetaTool(definition)]),
+    );
+    const metaDefinition = (name: string) => request.metaTools.find((definition) => definition.name === name);
+    const provider = plan.native?.provider;
     const loadedByName = new Map(plan.loaded.map((entry) => [entry.descriptor.name, entry.tool]));
     const head: BindableTool[] = [];
     const tail: BindableTool[] = [];
     for (const name of plan.visible) {
-      const meta = metaByName.get(name);
+      const meta = requestMeta.get(name);
       const loaded = meta ? undefined : loadedByName.get(name);
       const ownTool = meta || loaded ? undefined : offered.ownByName.get(name);
-      if (meta) head.push(meta);
+      // OpenAI's deferred functions are searched through its client-executed tool_search tool.
+      if (meta && provider === 'openai' && name === SEARCH_TOOLS_NAME)
+        head.push(openaiSearchTool(metaDefinition(name)!));
+      else if (meta) head.push(meta);
+      // In native mode a loaded catalog tool is already bound, deferred, with the whole catalog.
+      else if (loaded && provider && catalogByName.get(name) === loaded) continue;
       // The caller's own tool (includeResolvedTools) is bound as given: createAgent refuses a
       // registered tool replaced by another instance, so only catalog tools lose defer_loading.
       else if (loaded) tail.push(offered.ownByName.get(name) === loaded ? loaded : boundAsLoaded(loaded));
       else if (ownTool) head.push(ownTool);
     }
-    // Provider tools go before the loaded ones, so a step's tool list stays a prefix of the next one's.
+    const base = { request, plan, ownByName: offered.ownByName, instructions: request.instructions };
+    if (!provider || !plan.native) {
+      // Provider tools go before the loaded ones, so a step's tool list stays a prefix of the next one's.
+      return {
+        ...base,
+        native: undefined,
+        tools: [...head, ...offered.providerTools, ...tail],
+        toModelMessages: (messages) => [...messages],
+        betas: [],
+      };
+    }
+    // Native mode: every catalog tool, deferred, in catalog order, on every call of the thread
+    // (a name the caller's own tools or the meta-tools hold is theirs, as in the default mode).
+    const deferred = catalogTools
+      .filter((tool) => !offered.ownByName.has(tool.name) && !metaNames.has(tool.name))
+      .map(boundAsDeferred);
+    const additions = addedAtCallStart(plan.native.restore, input.messages);
     return {
-      request,
-      plan,
-      tools: [...head, ...offered.providerTools, ...tail],
-      ownByName: offered.ownByName,
+      ...base,
+      native: provider,
+      tools: [...head, ...offered.providerTools, ...deferred, ...tail],
+      toModelMessages: (messages) =>
+        provider === 'anthropic'
+          ? anthropicMessages(messages, additions)
+          : openaiMessages(messages, additions, (name) => catalogByName.get(name)),
+      betas: provider === 'anthropic' && additions.length > 0 ? ANTHROPIC_TOOL_CHANGE_BETAS : [],
     };
+  }
+
+  /**
+   * The tools the thread had loaded when this model call began (the engine's `restore`) that the
+   * conversation does not refer already: loaded in an earlier call whose messages this call does
+   * not have (no checkpointer, or trimmed). LangChain plans each model call on its own, so this
+   * call's own references are in `restore` from its second step on; they are in its messages
+   * too, and left out, so the list is the same on every step of the call. Catalog tools only:
+   * a request tool loaded earlier is bound as in the default mode.
+   */
+  function addedAtCallStart(restore: readonly string[], messages: readonly BaseMessage[]): string[] {
+    const referred = referredIn(messages);
+    return restore.filter((name) => catalogByName.has(name) && !referred.has(name));
   }
 
   /**
@@ -347,9 +455,6 @@ export function createLangChainToolSearch<TContext>(options: ToolSearchOptions<T
         messages && contextStorage ? toConversationRecords(messages) : undefined,
       ),
   };
-
-  /** The catalog's tools, as given. */
-  const catalogTools: readonly LangChainTool[] = catalog.map((entry) => entry.tool);
 
   return { engine, metaTools, catalogTools, prepareStep, runToolCall, controls };
 }

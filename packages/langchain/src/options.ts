@@ -6,6 +6,7 @@ import {
   type StateControls,
   type ToolSearchEngineOptions,
 } from '@tool-search/core';
+import type { NativeOption } from './native-mode';
 
 /** A LangChain tool that can be executed: `tool()`, a `StructuredTool`, a `DynamicTool` or a runnable tool. */
 export type LangChainTool = ClientTool;
@@ -33,6 +34,15 @@ export interface ToolSearchOptions<TContext = unknown>
    * the `tools` passed to `bind()`.
    */
   readonly includeResolvedTools?: boolean;
+  /**
+   * Provider-native deferred loading (off by default). Every catalog tool is bound on every model
+   * call with `extras.defer_loading: true`, so the bound tool list never changes; `search_tools`
+   * refers what it finds to the provider (Anthropic `tool_reference` blocks, OpenAI
+   * `additional_tools` items), so the model calls a found tool in the same turn. `'auto'` reads
+   * the provider from the chat model (`ChatAnthropic`; `ChatOpenAI` with `useResponsesApi: true`);
+   * any other model runs in the default mode (the `mode` event says which mode each call runs in).
+   */
+  readonly native?: NativeOption;
 }
 
 /** The option names of {@link ToolSearchOptions}: the catalog, and the engine's options it forwards. */
@@ -40,6 +50,7 @@ export const TOOL_SEARCH_OPTION_NAMES = {
   ...FORWARDED_ENGINE_OPTION_NAMES,
   tools: true,
   includeResolvedTools: true,
+  native: true,
 } as const satisfies OptionNamesOf<ToolSearchOptions>;
 
 /** What tool search keeps per thread, and the housekeeping the seed behaviour promises. */

@@ -1,5 +1,11 @@
-import { AIMessage, type BaseMessage, type ToolCall, ToolMessage } from '@langchain/core/messages';
-import type { RunnableConfig } from '@langchain/core/runnables';
+import {
+  AIMessage,
+  type BaseMessage,
+  isBaseMessage,
+  type ToolCall,
+  ToolMessage,
+} from '@langchain/core/messages';
+import { type Runnable, type RunnableConfig, RunnableLambda } from '@langchain/core/runnables';
 import { ToolInputParsingException } from '@langchain/core/tools';
 import {
   abortable,
@@ -8,7 +14,13 @@ import {
   optionsObject,
   ToolSearchError,
 } from '@tool-search/core';
-import { type BindableTool, createLangChainToolSearch, threadOf } from './langchain-tool-search';
+import {
+  type BindableTool,
+  createLangChainToolSearch,
+  type PreparedStep,
+  threadOf,
+} from './langchain-tool-search';
+import { type NativeProvider, withBetas, withSearchCalls } from './native-mode';
 import {
   type LangChainTool,
   TOOL_SEARCH_OPTION_NAMES,
@@ -60,6 +72,8 @@ export interface BoundStep<TModel extends ToolBindingModel> {
   readonly tools: readonly BindableTool[];
   /** Their names, as the engine planned them. */
   readonly visible: readonly string[];
+  /** The provider whose deferred loading this step uses (`native` option), or undefined in the default mode. */
+  readonly native: NativeProvider | undefined;
   /** True when the load state could not be read: only meta-tools and own tools are bound. */
   readonly degraded: boolean;
   /**
@@ -131,6 +145,24 @@ function invalidArgumentsMessage(call: ToolCall, error: ToolInputParsingExceptio
 }
 
 /**
+ * The model bound to the step's tools. In native mode, a runnable that hands the bound model the
+ * conversation as its provider package must see it (the references translated, the earlier loads
+ * announced: the step's `toModelMessages`), with the provider's beta flags bound; it invokes and
+ * streams like the bound model.
+ */
+function boundModel(model: ToolBindingModel, step: PreparedStep, bindOptions: unknown): unknown {
+  const bindTools = model.bindTools as BindToolsFunction;
+  if (!step.native) return bindTools.call(model, step.tools, bindOptions);
+  const options = step.betas.length > 0 ? withBetas(bindOptions, step.betas) : bindOptions;
+  const bound = bindTools.call(model, step.tools, options) as Runnable;
+  const translated = RunnableLambda.from((input: unknown) =>
+    Array.isArray(input) && input.every(isBaseMessage) ? step.toModelMessages(input) : input,
+  ).pipe(bound);
+  // OpenAI's tool_search_call items come back as search_tools calls, which runToolCalls runs.
+  return step.native === 'openai' ? translated.pipe(RunnableLambda.from(withSearchCalls)) : translated;
+}
+
+/**
  * Tool search for hand-written loops: each step, `bind()` returns the model bound with
  * `bindTools` to the tools visible in that step, and executors for the calls it makes.
  */
@@ -163,6 +195,7 @@ export function createToolSearchBinder<TContext = unknown>(
         requestContext: input.requestContext,
         tools: input.tools ?? alwaysOn,
         messages: input.messages ?? [],
+        model,
       });
 
       const runToolCall = async (call: ToolCall, config?: RunnableConfig) =>
@@ -198,7 +231,8 @@ export function createToolSearchBinder<TContext = unknown>(
         )) as ToolMessage;
 
       return {
-        model: model.bindTools(step.tools, input.bindOptions) as ReturnType<NonNullable<TModel['bindTools']>>,
+        model: boundModel(model, step, input.bindOptions) as ReturnType<NonNullable<TModel['bindTools']>>,
+        native: step.native,
         tools: step.tools,
         visible: step.plan.visible,
         degraded: step.plan.degraded,

@@ -38,10 +38,18 @@ describe('unknown option names', () => {
     });
   });
 
+  it('refuses a native option that names no provider', () => {
+    expect(() => toolSearchMiddleware({ tools: catalog, native: 'gemini' as never })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTIONS' }),
+    );
+  });
+
   it('every option is taken, and createAgent runs with the middleware', async () => {
     const middleware = toolSearchMiddleware({
       tools: catalog,
       includeResolvedTools: false,
+      // fakeModel has no provider with deferred loading: the default mode, as asked.
+      native: 'auto',
       name: 'ToolSearch',
       instructions: true,
       ...everyForwardedEngineOption(),

@@ -13,6 +13,7 @@ import {
   messageWithCall,
   runThread,
 } from './langchain-tool-search';
+import { withBetas, withSearchCalls } from './native-mode';
 import {
   type LangChainTool,
   TOOL_SEARCH_OPTION_NAMES,
@@ -153,10 +154,10 @@ export function toolSearchMiddleware<TContext = unknown>(
   checkOptionNames(given, MIDDLEWARE_OPTION_NAMES, 'toolSearchMiddleware');
   const { name = 'ToolSearch', instructions = true, ...searchOptions } = given;
   const search = createLangChainToolSearch<TContext>(searchOptions);
-  const withInstructions = (systemMessage: SystemMessage | undefined): SystemMessage =>
+  const withInstructions = (systemMessage: SystemMessage | undefined, paragraph: string): SystemMessage =>
     !systemMessage || systemMessage.text === ''
-      ? new SystemMessage(search.engine.instructions)
-      : systemMessage.concat(`\n\n${search.engine.instructions}`);
+      ? new SystemMessage(paragraph)
+      : systemMessage.concat(`\n\n${paragraph}`);
   const pending = new Map<string, PendingCall>();
   /**
    * Tool calls answered by a catalog (or request) tool with `returnDirect`: createAgent ends the
@@ -205,7 +206,11 @@ export function toolSearchMiddleware<TContext = unknown>(
 
   const middleware = createMiddleware({
     name,
-    tools: search.metaTools,
+    // With `native`, a call binds its own request's meta-tools (search_tools alone in native mode,
+    // the engine's pair in the default mode), so none is registered: createAgent refuses a
+    // registered tool replaced by another instance, and runs a tool it does not know through
+    // this middleware's wrapToolCall, which executes the meta-tools itself.
+    tools: searchOptions.native ? [] : search.metaTools,
     ...(endsOnDirectAnswers ? { beforeModel: endAfterDirectAnswer } : {}),
     wrapModelCall: async (request, handler) => {
       const threadId = runThread(request.runtime.configurable?.thread_id);
@@ -214,14 +219,21 @@ export function toolSearchMiddleware<TContext = unknown>(
         requestContext: request.runtime.context as TContext | undefined,
         tools: request.tools ?? [],
         messages: request.state.messages,
+        model: request.model,
       });
       const response = await handler({
         ...request,
         tools: step.tools,
-        ...(instructions ? { systemMessage: withInstructions(request.systemMessage) } : {}),
+        ...(step.native ? { messages: step.toModelMessages(request.messages) } : {}),
+        ...(step.betas.length > 0 ? { modelSettings: withBetas(request.modelSettings, step.betas) } : {}),
+        ...(instructions
+          ? { systemMessage: withInstructions(request.systemMessage, step.instructions) }
+          : {}),
       });
-      rememberCalls(threadId, request.runtime.context, response, step.request);
-      return response;
+      // OpenAI's tool_search_call items become search_tools calls, which createAgent then runs.
+      const answer = step.native === 'openai' ? withSearchCalls(response) : response;
+      rememberCalls(threadId, request.runtime.context, answer, step.request);
+      return answer as typeof response;
     },
     wrapToolCall: async (request, handler) => {
       const { toolCall, runtime } = request;

@@ -26,6 +26,7 @@ export { toCatalogEntries } from './catalog-entries';
 export { toConversationRecords } from './conversation-records';
 export type { MastraEmbedderOptions, MastraEmbeddingModel } from './mastra-embedder';
 export { createMastraEmbedder } from './mastra-embedder';
+export type { NativeOption } from './native-mode';
 export { resolveThreadId } from './thread-id';
 export type {
   StateResult,

@@ -7,7 +7,7 @@ import type { JsonSchema, MetaToolCallOptions, MetaToolDefinition } from '@tool-
  * answers a malformed call with a result that tells the model what to send,
  * instead of Mastra's generic validation error.
  */
-function modelFacingSchema(jsonSchema: JsonSchema) {
+export function modelFacingSchema(jsonSchema: JsonSchema) {
   return {
     '~standard': {
       version: 1 as const,
@@ -23,16 +23,19 @@ function modelFacingSchema(jsonSchema: JsonSchema) {
 
 /**
  * A meta-tool definition from the core, wrapped as a Mastra tool that runs `run`, handing it the
- * run's abort signal: aborting the run ends a slow search or load at once.
+ * run's abort signal: aborting the run ends a slow search or load at once. `toModelOutput` shapes
+ * what the model is sent of the result (native mode: Anthropic's tool references).
  */
 export function createMetaTool(
   definition: MetaToolDefinition,
   run: (input: unknown, options: MetaToolCallOptions) => Promise<unknown>,
+  toModelOutput?: (output: unknown) => unknown,
 ) {
   return createTool({
     id: definition.name,
     description: definition.description,
     inputSchema: modelFacingSchema(definition.inputSchema) as never,
     execute: async (input: unknown, context) => run(input, { signal: context?.abortSignal }),
+    ...(toModelOutput ? { toModelOutput: toModelOutput as never } : {}),
   });
 }

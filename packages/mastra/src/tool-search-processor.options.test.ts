@@ -40,6 +40,8 @@ describe('ToolSearchProcessor: unknown option names', () => {
       tools: sampleTools(log),
       includeResolvedTools: false,
       injectCatalog: false,
+      // The scripted model has no provider with deferred loading: the default mode, as asked.
+      native: 'auto',
       ...everyForwardedEngineOption(),
       storage: store,
       clock: createFakeClock(),

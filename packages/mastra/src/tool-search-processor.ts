@@ -16,6 +16,8 @@ import {
   type OptionNamesOf,
   optionsObject,
   type RankerFactory,
+  SEARCH_TOOLS_NAME,
+  type StepPlan,
   type StoreStats,
   type ToolSearchEngine,
   ToolSearchError,
@@ -26,7 +28,18 @@ import {
 } from '@tool-search/core';
 import { ownTools, toCatalogEntries } from './catalog-entries';
 import { toConversationRecords } from './conversation-records';
+import { findErroredInvocations, notFoundToolName } from './errored-invocations';
 import { createMetaTool } from './meta-tool';
+import {
+  anthropicReferences,
+  checkNativeOption,
+  deferredTool,
+  modelProviderOf,
+  type NativeOption,
+  openaiSearchTool,
+  referredInMessages,
+} from './native-mode';
+import { namesMastraFinds, sameTools } from './step-tools';
 import { resolveThreadId } from './thread-id';
 
 // biome-ignore lint/suspicious/noExplicitAny: Mastra's own processor takes `Tool<any, any>`.
@@ -103,6 +116,14 @@ export interface ToolSearchProcessorOptions<TStorage extends ToolSearchStorage =
   searchTimeoutMs?: number;
   /** Bound on an asynchronous filter decision; past it the tool is refused (FILTER_TIMEOUT; default 10,000 ms). */
   filterTimeoutMs?: number;
+  /**
+   * Provider-native deferred loading (off by default): every catalog tool is sent on every step
+   * with the provider's `deferLoading`, so the tool list never changes, and `search_tools` refers
+   * what it finds (Anthropic tool references, OpenAI `additionalTools`), so the model calls a
+   * found tool in the same turn. `'auto'` reads the model's provider id (`anthropic.messages`,
+   * `openai.responses`); other models run in the default mode (the `mode` event says which).
+   */
+  native?: NativeOption;
 }
 
 /** The processor's option names: Mastra's, and the engine's it forwards. */
@@ -111,6 +132,7 @@ const PROCESSOR_OPTION_NAMES = {
   includeResolvedTools: true,
   injectCatalog: true,
   ...FORWARDED_ENGINE_OPTION_NAMES,
+  native: true,
 } as const satisfies OptionNamesOf<ToolSearchProcessorOptions>;
 
 /** Sync with the built-in storage modes (as Mastra's processor is), maybe async with a custom store. */
@@ -148,11 +170,9 @@ interface RunState {
   records: ReturnType<typeof toConversationRecords> | undefined;
   /** The loaded tools sent in this run, each with its `execute` guarded (see `#guardedLoaded`). */
   readonly guarded: WeakMap<object, unknown>;
+  /** Native mode: the catalog tools sent deferred in this run, each asking the guard as it runs. */
+  readonly deferred: WeakMap<object, unknown>;
 }
-
-type StoredMessage = ProcessInputStepArgs['messages'][number];
-type StoredPart = NonNullable<StoredMessage['content']['parts']>[number];
-type ToolInvocationPart = Extract<StoredPart, { type: 'tool-invocation' }>;
 
 function isObject(value: unknown): value is object {
   return typeof value === 'object' && value !== null;
@@ -195,9 +215,12 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
   readonly #includeResolvedTools: boolean;
   readonly #injectCatalog: boolean;
   readonly #contextStorage: boolean;
+  readonly #native: NativeOption | undefined;
   readonly #staticEntries: ReadonlySet<CatalogEntry<unknown>>;
   /** Canonical names of the catalog: the names a loaded catalog tool is sent under. */
   readonly #staticNames: ReadonlySet<string>;
+  /** The catalog's tools by canonical name (native mode sends them all). */
+  readonly #catalogByName: ReadonlyMap<string, unknown>;
   /** Each run's state, by the `state` object Mastra gives this processor for the run. */
   readonly #runs = new WeakMap<object, RunState>();
   /** Static tools this processor restored into a request's tools (Mastra passes them back as the agent's). */
@@ -224,9 +247,11 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
     const catalog = toCatalogEntries(tools);
     this.#staticEntries = new Set(catalog);
     this.#staticNames = new Set(catalog.map((entry) => entry.descriptor.name));
+    this.#catalogByName = new Map(catalog.map((entry) => [entry.descriptor.name, entry.tool]));
     this.#includeResolvedTools = options.includeResolvedTools === true;
     this.#injectCatalog = options.injectCatalog === true;
     this.#contextStorage = options.storage === 'context';
+    this.#native = checkNativeOption(options.native);
     const filter = options.filter;
     this.#engine = createToolSearchEngine<unknown, RequestContext>({
       catalog,
@@ -283,20 +308,58 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
     runState.records = records;
     runState.plannedAt = this.#restores;
     const plan = await request.prepareStep(records ? { records } : undefined);
-    args.messageList?.addSystem(this.#engine.instructions);
+    args.messageList?.addSystem(request.instructions);
     if (this.#injectCatalog && args.messageList) {
       const listing = await request.catalogInstructions();
       if (listing !== undefined) args.messageList.addSystem(listing);
     }
     const loaded = new Set(plan.loaded.map((entry) => entry.descriptor.name));
     const tools: Record<string, unknown> = {};
+    const later: [string, unknown][] = [];
     for (const name of plan.visible) {
       const tool = metaTools.get(name) ?? request.resolve(name)?.tool;
-      if (tool !== undefined)
-        tools[name] = loaded.has(name) ? this.#guardedLoaded(runState, name, sentAsLoaded(tool)) : tool;
+      if (tool === undefined) continue;
+      // In native mode the loaded tools go after the whole catalog (a loaded catalog tool is in it).
+      if (plan.native && loaded.has(name)) later.push([name, tool]);
+      else tools[name] = loaded.has(name) ? this.#guardedLoaded(runState, name, sentAsLoaded(tool)) : tool;
+    }
+    if (plan.native) this.#sendCatalogDeferred(args, runState, plan.native, tools);
+    for (const [name, tool] of later) {
+      if (!Object.hasOwn(tools, name)) tools[name] = this.#guardedLoaded(runState, name, sentAsLoaded(tool));
     }
     runState.sent = namesMastraFinds(tools);
     return { tools };
+  }
+
+  /**
+   * Native mode: every catalog tool, in catalog order, deferred for the provider and guarded as
+   * it runs (a name the agent's own tools or the meta-tools hold is theirs).
+   * Mastra cannot add a tool mid-conversation (it keeps every system message at the front of the
+   * prompt, and refuses one with empty content), so a tool the thread loaded in an earlier call
+   * that the conversation does not refer (no memory) is sent without deferral for this call.
+   */
+  #sendCatalogDeferred(
+    args: ProcessInputStepArgs,
+    runState: RunState,
+    native: NonNullable<StepPlan<unknown>['native']>,
+    tools: Record<string, unknown>,
+  ): void {
+    const referred = referredInMessages(args.messages);
+    const restored = new Set(native.restore.filter((name) => !referred.has(name)));
+    for (const entry of this.#staticEntries) {
+      const name = entry.descriptor.name;
+      if (Object.hasOwn(tools, name)) continue;
+      if (restored.has(name)) {
+        tools[name] = this.#guardedLoaded(runState, name, sentAsLoaded(entry.tool));
+        continue;
+      }
+      let sent = isObject(entry.tool) ? runState.deferred.get(entry.tool) : undefined;
+      if (sent === undefined) {
+        sent = deferredTool(entry.tool, native.provider, () => runState.current.request.guard(name));
+        if (isObject(entry.tool)) runState.deferred.set(entry.tool, sent);
+      }
+      tools[name] = sent;
+    }
   }
 
   /**
@@ -387,8 +450,10 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
       // records the use, so maxLoadedTools evicts the least recently used tool, as in the other
       // adapters (which guard every call they execute).
       const key = sent.get(toolName);
-      if (key !== undefined) await request.guard(key);
-      else refused.add(toolCallId);
+      // A deferred catalog tool (native mode) asked the guard itself, before it ran.
+      if (key !== undefined && !runState.deferred.has(this.#catalogByName.get(key) ?? runState)) {
+        await request.guard(key);
+      } else refused.add(toolCallId);
     }
     if (refused.size === 0) return;
     for (const part of findErroredInvocations(args.messages, refused)) {
@@ -427,6 +492,7 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
       plannedAt: this.#restores,
       records: undefined,
       guarded: new WeakMap(),
+      deferred: new WeakMap(),
     };
     if (key) this.#runs.set(key, created);
     return created;
@@ -487,15 +553,29 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
       threadId: resolveThreadId(requestContext),
       requestContext,
       ...(this.#includeResolvedTools ? { requestTools: entries } : { alwaysOn: entries }),
+      ...(this.#native
+        ? { native: { provider: this.#native, modelProvider: modelProviderOf(args.model) } }
+        : {}),
     };
     const request = this.#engine.startRequest(requestOptions);
     const metaTools = new Map<string, MetaTool>();
-    for (const definition of this.#engine.metaTools) {
+    for (const definition of request.metaTools) {
       const run =
         definition.name === LOAD_TOOL_NAME
           ? (input: unknown, options: MetaToolCallOptions) => request.loadTool(input, options)
           : (input: unknown, options: MetaToolCallOptions) => request.searchTools(input, options);
-      metaTools.set(definition.name, createMetaTool(definition, run));
+      if (request.native === 'openai' && definition.name === SEARCH_TOOLS_NAME) {
+        // OpenAI: the client-executed tool_search tool, whose output holds the referred definitions.
+        const toolOf = (name: string) => this.#catalogByName.get(name);
+        metaTools.set(definition.name, openaiSearchTool({ definition, search: run, toolOf }) as MetaTool);
+        continue;
+      }
+      // Anthropic reads a search result's references from its content (`toModelOutput`).
+      const toModelOutput =
+        request.native === 'anthropic' && definition.name === SEARCH_TOOLS_NAME
+          ? anthropicReferences
+          : undefined;
+      metaTools.set(definition.name, createMetaTool(definition, run, toModelOutput));
     }
     return {
       request,
@@ -504,89 +584,4 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
       tools: args.tools,
     };
   }
-}
-
-/** The same names in the same order, each the same tool object (a copy of the record is the same tools). */
-function sameTools(
-  kept: Record<string, unknown> | undefined,
-  given: Record<string, unknown> | undefined,
-): boolean {
-  if (kept === given) return true;
-  if (!isObject(kept) || !isObject(given)) return false;
-  const keptNames = Object.keys(kept);
-  const givenNames = Object.keys(given);
-  if (keptNames.length !== givenNames.length) return false;
-  for (let index = 0; index < keptNames.length; index++) {
-    const name = keptNames[index]!;
-    if (givenNames[index] !== name || kept[name] !== given[name]) return false;
-  }
-  return true;
-}
-
-/** A provider tool's names the model calls it by (`openai.web_search` → `web_search`), as Mastra matches them. */
-function providerToolNames(tool: unknown): string[] {
-  if (!isObject(tool)) return [];
-  const { type, id, name } = tool as { type?: unknown; id?: unknown; name?: unknown };
-  if ((type !== 'provider' && type !== 'provider-defined') || typeof id !== 'string') return [];
-  const names = [id.split('.').slice(1).join('.')];
-  if (typeof name === 'string') names.push(name);
-  return names.filter((candidate) => candidate.length > 0);
-}
-
-/**
- * Every name under which Mastra's tool-call step finds one of these tools, to the tool's key: its
- * key first, then a provider tool's name, then any tool's `id`; the first tool in order wins, as
- * in Mastra's lookup.
- */
-function namesMastraFinds(tools: Record<string, unknown>): Map<string, string> {
-  const names = new Map<string, string>();
-  const entries = Object.entries(tools);
-  for (const [key] of entries) names.set(key, key);
-  for (const [key, tool] of entries)
-    for (const name of providerToolNames(tool)) if (!names.has(name)) names.set(name, key);
-  for (const [key, tool] of entries) {
-    const id = isObject(tool) ? (tool as { id?: unknown }).id : undefined;
-    if (typeof id === 'string' && !names.has(id)) names.set(id, key);
-  }
-  return names;
-}
-
-/** Mastra's answer for a call to a tool the step did not have (its `ToolNotFoundError`), and the name it quotes. */
-const TOOL_NOT_FOUND_ANSWER = /^Tool "([\s\S]*)" not found\./;
-/** The names Mastra keeps in its messages; it stores any other tool name as a placeholder (`unknown_tool`). */
-const KEPT_TOOL_NAME = /^[\w-]+$/;
-
-/**
- * The tool name, as the model wrote it, when an errored invocation holds Mastra's answer for a
- * call to a tool the step did not have (`Tool "x" not found. …`); undefined when it holds the
- * error of a tool that ran. Mastra 1.71 keeps no other mark of it: the error reaches the message
- * list and the step's results only as this text (the invocation itself holds Mastra's placeholder
- * for a name it could not keep). Should the text change, the answer is left as Mastra's.
- */
-function notFoundToolName(part: ToolInvocationPart): string | undefined {
-  const { toolName } = part.toolInvocation;
-  const errorText = (part.toolInvocation as { errorText?: unknown }).errorText;
-  if (typeof errorText !== 'string') return undefined;
-  const named = TOOL_NOT_FOUND_ANSWER.exec(errorText)?.[1];
-  return named !== undefined && (named === toolName || !KEPT_TOOL_NAME.test(named)) ? named : undefined;
-}
-
-/** The tool invocations with these call ids that ended in an error, newest messages first. */
-function findErroredInvocations(
-  messages: readonly StoredMessage[] | undefined,
-  toolCallIds: ReadonlySet<string>,
-): ToolInvocationPart[] {
-  const found: ToolInvocationPart[] = [];
-  if (!Array.isArray(messages)) return found;
-  const wanted = new Set(toolCallIds);
-  for (let index = messages.length - 1; index >= 0 && wanted.size > 0; index--) {
-    const message = messages[index];
-    if (message?.role !== 'assistant' || !Array.isArray(message.content?.parts)) continue;
-    for (const part of message.content.parts) {
-      if (part?.type !== 'tool-invocation' || !wanted.has(part.toolInvocation.toolCallId)) continue;
-      wanted.delete(part.toolInvocation.toolCallId);
-      if (part.toolInvocation.state === 'output-error') found.push(part);
-    }
-  }
-  return found;
 }
