@@ -37,7 +37,7 @@ describe('lazily resolved request tools (AI SDK)', () => {
       ran: [] as unknown[],
     };
     const crm = crmTool(state);
-    const toolSearch = createToolSearch<Caller>({ tools: createCatalog().tools });
+    const toolSearch = createToolSearch({ tools: createCatalog().tools });
     const run = async (user: string) => {
       const { model, toolsPerStep, seen } = scriptedModel([
         { toolCalls: [{ toolName: 'search_tools', input: { query: 'customer crm' } }] },
@@ -86,7 +86,7 @@ describe('lazily resolved request tools (AI SDK)', () => {
     };
     const crm = crmTool(state);
     const events: ToolSearchEvent[] = [];
-    const toolSearch = createToolSearch<Caller>({
+    const toolSearch = createToolSearch({
       tools: createCatalog().tools,
       onEvent: (event) => events.push(event),
     });
