@@ -5,6 +5,7 @@ import {
   abortable,
   type CatalogEntry,
   type Clock,
+  catalogEntryOf,
   checkOptionNames,
   createToolSearchEngine,
   type FilterPhase,
@@ -331,7 +332,7 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
     const restoredStatic = new Set<string>();
     for (const entry of plan.loaded) {
       loaded[entry.descriptor.name] = entry.tool as AnyTool;
-      if (this.#staticEntries.has(entry)) restoredStatic.add(entry.descriptor.name);
+      if (this.#staticEntries.has(catalogEntryOf(entry))) restoredStatic.add(entry.descriptor.name);
     }
     if (isObject(requestContext)) this.#restored.set(requestContext, restoredStatic);
     return loaded;
