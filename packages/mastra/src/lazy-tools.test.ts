@@ -17,6 +17,7 @@ function crmTool(state: { resolved: string[]; revoked: Set<string>; ran: unknown
   return lazyTool<RequestContext>({
     name: 'crm_lookup',
     description: 'Look up a customer in the CRM by id.',
+    metadata: { server: 'crm', annotations: { destructiveHint: false } },
     resolve: (args) => {
       const user = userOf(args);
       state.resolved.push(user);
@@ -92,5 +93,25 @@ describe('lazily resolved catalog tools (Mastra Agent)', () => {
     expect(answer.success).toBe(false);
     expect(answer.message).toContain("401: ann's token was revoked");
     expect(state.ran).toEqual([]);
+  });
+
+  it("hands the filter the tool's metadata", async () => {
+    const state = { resolved: [] as string[], revoked: new Set<string>(), ran: [] as unknown[] };
+    const seen: unknown[] = [];
+    const processor = new ToolSearchProcessor({
+      tools: { crm_lookup: crmTool(state) },
+      filter: ({ metadata }) => {
+        seen.push(metadata);
+        return metadata?.server !== 'crm';
+      },
+    });
+    const { agent } = createAgent({
+      processors: [processor],
+      script: [call('load_tool', { toolName: 'crm_lookup' }), say()],
+    });
+    const result = await run(agent, 'generate', 'load it', { requestContext: context('t', 'ann') });
+    expect(seen[0]).toEqual({ server: 'crm', annotations: { destructiveHint: false } });
+    expect((result.toolRuns[0]?.result as { success: boolean }).success).toBe(false);
+    expect(state.resolved).toEqual([]);
   });
 });

@@ -48,6 +48,8 @@ export interface ToolSearchFilterArgs {
   tool: AnyTool;
   requestContext?: RequestContext;
   phase: ToolSearchFilterPhase;
+  /** The tool's `metadata`, for a lazily resolved tool (an MCP tool's server and annotations). */
+  metadata?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -109,6 +111,8 @@ export interface ToolSearchProcessorOptions<TStorage extends ToolSearchStorage =
   searchTimeoutMs?: number;
   /** Bound on an asynchronous filter decision; past it the tool is refused (FILTER_TIMEOUT; default 10,000 ms). */
   filterTimeoutMs?: number;
+  /** Bound on resolving a lazily resolved tool (RESOLVE_TIMEOUT; default 10,000 ms). */
+  resolveTimeoutMs?: number;
 }
 
 /** The processor's option names: Mastra's, and the engine's it forwards. */
@@ -248,11 +252,12 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
       storeTimeoutMs: options.storeTimeoutMs,
       searchTimeoutMs: options.searchTimeoutMs,
       filterTimeoutMs: options.filterTimeoutMs,
+      resolveTimeoutMs: options.resolveTimeoutMs,
       // Only a function is wrapped: anything else goes to the engine as given, which takes null as
       // no filter and refuses the rest (INVALID_OPTIONS), rather than a wrapper that refuses every tool.
       filter:
         typeof filter === 'function'
-          ? ({ toolName, tool, requestContext, phase }) => {
+          ? ({ toolName, tool, requestContext, phase, metadata }) => {
               const id = isObject(tool) ? (tool as { id?: unknown }).id : undefined;
               return filter({
                 toolName: typeof id === 'string' && id.length > 0 ? id : toolName,
@@ -260,6 +265,7 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
                 tool: tool as AnyTool,
                 requestContext,
                 phase,
+                ...(metadata !== undefined ? { metadata } : {}),
               });
             }
           : filter,
