@@ -111,7 +111,7 @@ describe('lazily resolved catalog tools (Mastra Agent)', () => {
     });
     const result = await run(agent, 'generate', 'load it', { requestContext: context('t', 'ann') });
     expect(seen[0]).toEqual({ server: 'crm', annotations: { destructiveHint: false } });
-    expect((result.toolRuns[0]?.result as { success: boolean }).success).toBe(false);
+    expect(result.toolRuns[0]!.result).toMatchObject({ success: false });
     expect(state.resolved).toEqual([]);
   });
 });

@@ -59,11 +59,7 @@ export interface ToolSearchFilterArgs {
  * to pass one.
  */
 export interface ToolSearchProcessorOptions<TStorage extends ToolSearchStorage = 'in-memory' | 'context'> {
-  /**
-   * Every tool that can be searched and loaded; hidden from the model until loaded. A lazily
-   * resolved tool (`LazyTool` from `@tool-search/core`, such as an MCP tool of
-   * `@tool-search/mcp`) is resolved per request, for its request context, when it is loaded.
-   */
+  /** Every tool that can be searched and loaded, hidden until loaded; a `LazyTool` is resolved per request on load. */
   tools: Record<string, AnyTool | LazyTool<never>>;
   /**
    * Also make the tools the agent resolved for this request (a dynamic `tools` function, toolsets,
@@ -265,7 +261,7 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
                 tool: tool as AnyTool,
                 requestContext,
                 phase,
-                ...(metadata !== undefined ? { metadata } : {}),
+                metadata,
               });
             }
           : filter,
