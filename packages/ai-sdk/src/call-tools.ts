@@ -16,6 +16,7 @@ import {
 import type { Tool, ToolExecutionOptions } from 'ai';
 import type { CallState } from './call-state';
 import { deferredTool, nativeSearchTool } from './native-tools';
+import { lazyCallTool } from './lazy-tools';
 import { lastValue, sentAsLoaded, toMetaTool, withExecute } from './tool-set';
 
 /** A call in native mode: its provider, and the OpenAI definitions of tools by name. */
@@ -135,6 +136,14 @@ export function createCallTools<REQUEST_CONTEXT>(parts: {
     // A request tool never replaces a meta-tool or an always-on tool; it replaces a catalog
     // tool of the same name, as the engine resolves that name to the request's instance.
     if (isMetaToolName(name) || alwaysOnNames.includes(name)) continue;
+    // A lazily resolved tool: this call's tool, run as the call's request resolved it.
+    if (typeof entry.resolve === 'function') {
+      tools.set(
+        name,
+        lazyCallTool(name, entry, state.planned, (execute) => guardedExecute(name, entry.tool, execute)),
+      );
+      continue;
+    }
     tools.set(name, guardTool(name, entry.tool));
   }
   return { tools, loadableNames };

@@ -5,10 +5,12 @@ import {
   abortable,
   type CatalogEntry,
   type Clock,
+  catalogEntryOf,
   checkOptionNames,
   createToolSearchEngine,
   type FilterPhase,
   FORWARDED_ENGINE_OPTION_NAMES,
+  type LazyTool,
   LOAD_TOOL_NAME,
   type LoadStateStore,
   type MaybePromise,
@@ -59,6 +61,8 @@ export interface ToolSearchFilterArgs {
   tool: AnyTool;
   requestContext?: RequestContext;
   phase: ToolSearchFilterPhase;
+  /** The tool's `metadata`, for a lazily resolved tool (an MCP tool's server and annotations). */
+  metadata?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -68,8 +72,8 @@ export interface ToolSearchFilterArgs {
  * to pass one.
  */
 export interface ToolSearchProcessorOptions<TStorage extends ToolSearchStorage = 'in-memory' | 'context'> {
-  /** Every tool that can be searched and loaded; hidden from the model until loaded. */
-  tools: Record<string, AnyTool>;
+  /** Every tool that can be searched and loaded, hidden until loaded; a `LazyTool` is resolved per request on load. */
+  tools: Record<string, AnyTool | LazyTool<never>>;
   /**
    * Also make the tools the agent resolved for this request (a dynamic `tools` function, toolsets,
    * MCP tools) searchable and hidden until loaded, each request with its own instances.
@@ -124,6 +128,8 @@ export interface ToolSearchProcessorOptions<TStorage extends ToolSearchStorage =
    * `openai.responses`); other models run in the default mode (the `mode` event says which).
    */
   native?: NativeOption;
+  /** Bound on resolving a lazily resolved tool (RESOLVE_TIMEOUT; default 10,000 ms). */
+  resolveTimeoutMs?: number;
 }
 
 /** The processor's option names: Mastra's, and the engine's it forwards. */
@@ -267,11 +273,12 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
       storeTimeoutMs: options.storeTimeoutMs,
       searchTimeoutMs: options.searchTimeoutMs,
       filterTimeoutMs: options.filterTimeoutMs,
+      resolveTimeoutMs: options.resolveTimeoutMs,
       // Only a function is wrapped: anything else goes to the engine as given, which takes null as
       // no filter and refuses the rest (INVALID_OPTIONS), rather than a wrapper that refuses every tool.
       filter:
         typeof filter === 'function'
-          ? ({ toolName, tool, requestContext, phase }) => {
+          ? ({ toolName, tool, requestContext, phase, metadata }) => {
               const id = isObject(tool) ? (tool as { id?: unknown }).id : undefined;
               return filter({
                 toolName: typeof id === 'string' && id.length > 0 ? id : toolName,
@@ -279,6 +286,7 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
                 tool: tool as AnyTool,
                 requestContext,
                 phase,
+                metadata,
               });
             }
           : filter,
@@ -394,7 +402,7 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
     const restoredStatic = new Set<string>();
     for (const entry of plan.loaded) {
       loaded[entry.descriptor.name] = entry.tool as AnyTool;
-      if (this.#staticEntries.has(entry)) restoredStatic.add(entry.descriptor.name);
+      if (this.#staticEntries.has(catalogEntryOf(entry))) restoredStatic.add(entry.descriptor.name);
     }
     if (isObject(requestContext)) this.#restored.set(requestContext, restoredStatic);
     return loaded;
