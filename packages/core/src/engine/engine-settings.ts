@@ -9,7 +9,14 @@ import { checkOptionNames, ENGINE_OPTION_NAMES, REQUEST_OPTION_NAMES } from '../
 import { keywordRankerOver } from '../ranking/keyword-ranker';
 import { checkRankerFactory } from '../ranking/ranker-answers';
 import { DEFAULT_TOP_K } from '../ranking/search-options';
-import type { Clock, RankerFactory, RequestOptions, ToolFilter, ToolSearchEngineOptions } from '../types';
+import type {
+  Clock,
+  RankerFactory,
+  RequestOptions,
+  ToolDescriptor,
+  ToolFilter,
+  ToolSearchEngineOptions,
+} from '../types';
 
 export const DEFAULT_THREAD_ID = 'default';
 export const DEFAULT_STORE_TIMEOUT_MS = 2_000;
@@ -75,9 +82,16 @@ export function readEngineSettings<TTool, TContext>(
     throw new ToolSearchError('INVALID_OPTIONS', 'signingSecret must be a non-empty string.');
   }
   // The catalog checks the names, so the default ranker need not check them again.
-  const givenFactory = checkRankerFactory(options.ranker ?? keywordRankerOver, 'createToolSearchEngine');
   const learning = options.learning ?? undefined;
-  const rankerFactory = learning === undefined ? givenFactory : withLearning(givenFactory, learning);
+  // With learning, the default keyword ranker fuses the evidence itself; another ranker is wrapped.
+  const rankerFactory =
+    options.ranker === undefined || options.ranker === null
+      ? learning === undefined
+        ? keywordRankerOver
+        : (tools: readonly ToolDescriptor[]) => keywordRankerOver(tools, { learning })
+      : learning === undefined
+        ? checkRankerFactory(options.ranker, 'createToolSearchEngine')
+        : withLearning(checkRankerFactory(options.ranker, 'createToolSearchEngine'), learning);
   const filter = options.filter ?? undefined;
   if (filter !== undefined && typeof filter !== 'function') {
     throw new ToolSearchError(

@@ -190,8 +190,8 @@ describe('bounded influence', () => {
     const results = search('current weather for a city');
     expect(results[0]).toEqual(own);
     const email = results.find((result) => result.name === 'sendEmail');
-    // Two uses: evidence of 2 / (2 + 1) of the request, at half weight (sendEmail has no own score).
-    expect(email!.score).toBeCloseTo(0.5 * (2 / 3), 5);
+    // Two uses that are the request: 1 − (1 − ½)², at half weight (sendEmail has no own score).
+    expect(email!.score).toBeCloseTo(0.5 * 0.75, 5);
     expect(email!.score).toBeLessThan(own.score);
   });
 
@@ -204,7 +204,7 @@ describe('bounded influence', () => {
     clock.advance(1_000 * DAY);
     const ancient = search('umbrella')[0]?.score ?? 0;
     expect(fresh).toBeCloseTo(0.25, 5);
-    expect(older).toBeCloseTo(0.5 * (0.5 / 1.5), 5);
+    expect(older).toBeCloseTo(0.5 * 0.5 * 0.5, 5);
     expect(ancient).toBeLessThan(1e-6);
   });
 
@@ -216,14 +216,35 @@ describe('bounded influence', () => {
     expect(names('umbrella')[0]).toBe('getWeather');
   });
 
-  it('keeps at most maxWordsPerTool words per tool, the weakest going first', () => {
-    const { learning, names } = setup({ maxWordsPerTool: 2 });
+  it('keeps at most maxUsesPerTool uses per tool, and maxUses in all, the oldest going first', () => {
+    const { learning, names } = setup({ maxUsesPerTool: 2, maxUses: 3 });
     learning.recordUse({ query: 'umbrella', toolName: 'getWeather' });
-    learning.recordUse({ query: 'umbrella raincoat', toolName: 'getWeather' });
-    learning.recordUse({ query: 'umbrella galoshes', toolName: 'getWeather' });
-    expect(names('umbrella')).toEqual(['getWeather']);
+    learning.recordUse({ query: 'raincoat', toolName: 'getWeather' });
+    learning.recordUse({ query: 'galoshes', toolName: 'getWeather' });
+    expect(names('umbrella')).toEqual([]);
     expect(names('galoshes')).toEqual(['getWeather']);
+    learning.recordUse({ query: 'postcard', toolName: 'sendEmail' });
+    learning.recordUse({ query: 'letter', toolName: 'sendEmail' });
+    expect(learning.stats()).toEqual({ toolCount: 2, useCount: 3 });
     expect(names('raincoat')).toEqual([]);
+    expect(names('galoshes postcard letter')).toEqual(['sendEmail', 'getWeather']);
+  });
+
+  it('keeps every bound through many uses (the postings are rebuilt as uses go)', () => {
+    const { learning, names } = setup({ maxUses: 50 });
+    // A word of letters only per use: "qaa", "qab"...
+    const word = (index: number) =>
+      `q${[...index.toString(26).padStart(3, '0')].map((digit) => String.fromCharCode(97 + Number.parseInt(digit, 26))).join('')}`;
+    for (let index = 0; index < 2_000; index++) {
+      learning.recordUse({
+        query: `${word(index)} umbrella`,
+        toolName: index % 2 ? 'getWeather' : 'sendEmail',
+      });
+    }
+    expect(learning.stats().useCount).toBe(50);
+    expect(names(word(1_999))).toEqual(['getWeather']);
+    expect(names(word(1_998))).toEqual(['sendEmail']);
+    expect(names(word(10))).toEqual([]);
   });
 
   it('refuses uses of further tools past maxTools', () => {
@@ -380,5 +401,46 @@ describe('createLearning options', () => {
       }),
     });
     expect(learning.recordUse({ query: 'umbrella', toolName: 'getWeather' }).recorded).toBe(true);
+  });
+});
+
+describe('the keyword ranker’s own learning option', () => {
+  it('ranks as withLearning does, with every tool’s own score exact', () => {
+    const learning = createLearning();
+    const wrapped = withLearning((list) => createKeywordRanker(list), learning)(tools);
+    const own = createKeywordRanker(tools, { learning });
+    learning.recordUse({ query: 'do I need an umbrella in Rome', toolName: 'getWeather' });
+    learning.recordUse({ query: 'wire money abroad', toolName: 'convertCurrency' });
+    learning.recordUse({ query: 'weather alerts by mail', toolName: 'sendEmail' });
+    for (const query of ['umbrella tomorrow', 'wire funds abroad', 'weather', 'mail the weather', '天气']) {
+      const expected = wrapped.search(query, { topK: 4 }) as SearchResult[];
+      const actual = own.search(query, { topK: 4 });
+      expect(actual.map((result) => result.name)).toEqual(expected.map((result) => result.name));
+      actual.forEach((result, position) => {
+        expect(result.score).toBeCloseTo(expected[position]!.score, 9);
+      });
+    }
+  });
+
+  it('is not wrapped twice by withLearning (the engine wraps a ranker of its own)', () => {
+    const learning = createLearning();
+    const own = createKeywordRanker(tools, { learning });
+    const again = withLearning(() => own, learning)(tools);
+    expect(again).toBe(own);
+    const other = createLearning();
+    expect(withLearning(() => own, other)(tools)).not.toBe(own);
+  });
+
+  it('answers as without learning while nothing is recorded', () => {
+    const learning = createLearning();
+    const own = createKeywordRanker(tools, { learning });
+    const plain = createKeywordRanker(tools);
+    for (const query of ['weather', 'send a mail and book a flight', '']) {
+      expect(own.search(query)).toEqual(plain.search(query));
+    }
+  });
+
+  it('refuses a learning that createLearning did not make', () => {
+    expect(() => createKeywordRanker(tools, { learning: {} as never })).toThrow(/createLearning/);
   });
 });

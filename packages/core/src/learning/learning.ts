@@ -32,14 +32,14 @@ export interface LearningOptions {
   readonly catalogId?: string;
   /** The most evidence can add to a tool's score, 0..1 (default 0.5): a tool's own text weighs more. */
   readonly weight?: number;
-  /** A tool's evidence weighs at most this many uses (default 1,000); older ones are scaled down. */
+  /** Uses kept in all (default 50,000); past it the oldest go first. */
+  readonly maxUses?: number;
+  /** Uses kept per tool (default 100); past it the tool's oldest go first. */
   readonly maxUsesPerTool?: number;
   /** Uses one thread may record for one tool (default 2). */
   readonly maxThreadUsesPerTool?: number;
   /** Uses one thread may record in all (default 20). */
   readonly maxUsesPerThread?: number;
-  /** Distinct request words kept per tool (default 256; the weakest go first). */
-  readonly maxWordsPerTool?: number;
   /** Tools with evidence, at most (default 100,000). */
   readonly maxTools?: number;
   /** A use weighs half as much after this many milliseconds (default 30 days; `Infinity`: never). */
@@ -116,6 +116,9 @@ export interface LearningInternals {
   /** Names of the tools the learning's rankers were built over (uses of others are refused). */
   knowTools(names: Iterable<string>): void;
   subscribe(listener: (event: LearningEvent) => void): () => void;
+  /** Marks a ranker that fuses this learning's evidence itself (`withLearning` leaves it as it is). */
+  applies(ranker: object): void;
+  appliedBy(ranker: unknown): boolean;
 }
 
 const internals = new WeakMap<Learning, LearningInternals>();
@@ -133,10 +136,10 @@ export function learningInternals(learning: unknown, where: string): LearningInt
 export const DEFAULT_LEARNING_WEIGHT = 0.5;
 const DAY_MS = 86_400_000;
 const DEFAULT_LIMITS: EvidenceLimits = {
-  maxUsesPerTool: 1_000,
+  maxUses: 50_000,
+  maxUsesPerTool: 100,
   maxThreadUsesPerTool: 2,
   maxUsesPerThread: 20,
-  maxWordsPerTool: 256,
   maxTools: 100_000,
   halfLifeMs: 30 * DAY_MS,
 };
@@ -147,10 +150,10 @@ const LEARNING_OPTION_NAMES = {
   store: true,
   catalogId: true,
   weight: true,
+  maxUses: true,
   maxUsesPerTool: true,
   maxThreadUsesPerTool: true,
   maxUsesPerThread: true,
-  maxWordsPerTool: true,
   maxTools: true,
   halfLifeMs: true,
   storeTimeoutMs: true,
@@ -161,10 +164,10 @@ const LEARNING_OPTION_NAMES = {
 function readLimits(options: LearningOptions): EvidenceLimits {
   const limits = { ...DEFAULT_LIMITS };
   for (const name of [
+    'maxUses',
     'maxUsesPerTool',
     'maxThreadUsesPerTool',
     'maxUsesPerThread',
-    'maxWordsPerTool',
     'maxTools',
   ] as const) {
     limits[name] = sizeOption(options[name], name, DEFAULT_LIMITS[name]);
@@ -241,6 +244,7 @@ export function createLearning(options?: LearningOptions | null): Learning {
     for (const listener of listeners) listener(event);
   };
   const knownTools = new Set<string>();
+  const applied = new WeakSet<object>();
 
   let index = createEvidenceIndex(limits);
   /** Uses recorded while a load is under way: added again to the loaded index. */
@@ -431,6 +435,10 @@ export function createLearning(options?: LearningOptions | null): Learning {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    applies(ranker) {
+      applied.add(ranker);
+    },
+    appliedBy: (ranker) => typeof ranker === 'object' && ranker !== null && applied.has(ranker),
   });
   return learning;
 }

@@ -26,6 +26,8 @@ export function withLearning(factory: RankerFactory, learning: Learning): Ranker
   const parts = learningInternals(learning, 'withLearning');
   return (tools: readonly ToolDescriptor[]): Ranker => {
     const ranker = checkRanker(base(tools), 'withLearning');
+    // A ranker that fuses this learning itself (the keyword ranker given `learning`) is left as it is.
+    if (parts.appliedBy(ranker)) return ranker;
     const descriptions = new Map<string, string>();
     for (const tool of tools) {
       if (typeof tool?.name !== 'string') continue;

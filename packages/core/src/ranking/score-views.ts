@@ -56,9 +56,10 @@ interface Variant {
 export interface ViewScorer {
   /**
    * Scores several views of one request at once: each distinct word is looked up once for all
-   * the views it appears in. Call `release` when done.
+   * the views it appears in. Call `release` when done. `contentWords`, when given, receives the
+   * first view's distinct content words (stemmed when stemming is on), in order.
    */
-  score(texts: readonly string[]): View[];
+  score(texts: readonly string[], contentWords?: string[]): View[];
   /** Clears the views' buffers for the next request. */
   release(views: readonly View[]): void;
 }
@@ -166,7 +167,7 @@ export function createViewScorer(
   };
 
   return {
-    score(texts: readonly string[]): View[] {
+    score(texts: readonly string[], contentWords?: string[]): View[] {
       meaningLookups = MAX_MEANING_LOOKUPS;
       const views = texts.map((_, slot): View => {
         pool[slot] ??= {
@@ -191,6 +192,7 @@ export function createViewScorer(
           if (entry === undefined) {
             entry = { token, stop, factors: texts.map(() => 0) };
             words.set(word, entry);
+            if (view === 0 && !stop) contentWords?.push(word);
           }
           entry.factors[view] = stop && hasContent ? STOPWORD_WEIGHT : 1;
         }
