@@ -1,7 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createFakeClock } from '../clock';
 import { ToolSearchError } from '../errors';
+import { createHybridRanker } from '../ranking/hybrid-ranker';
 import { createKeywordRanker } from '../ranking/keyword-ranker';
+import { conceptVectors } from '../testing/concept-vectors';
 import type { SearchResult, ToolDescriptor } from '../types';
 import type { EvidenceStore } from './evidence';
 import { createLearning, type LearningEvent, type LearningOptions } from './learning';
@@ -442,5 +444,27 @@ describe('the keyword ranker’s own learning option', () => {
 
   it('refuses a learning that createLearning did not make', () => {
     expect(() => createKeywordRanker(tools, { learning: {} as never })).toThrow(/createLearning/);
+  });
+});
+
+describe('the hybrid ranker’s learning option', () => {
+  const embedder = {
+    embed: (texts: readonly string[]) =>
+      texts.map(conceptVectors({ weather: 0, forecast: 0, email: 1, mail: 1, flight: 2, currency: 3 })),
+  };
+
+  it('ranks a tool found only by evidence, and is not wrapped again by withLearning', async () => {
+    const learning = createLearning();
+    const factory = createHybridRanker({ embedder, learning });
+    const ranker = factory(tools);
+    expect((await ranker.search('should I pack an umbrella'))[0]?.name).not.toBe('getWeather');
+    learning.recordUse({ query: 'do I need an umbrella today', toolName: 'getWeather' });
+    const results = await ranker.search('should I pack an umbrella');
+    expect(results[0]?.name).toBe('getWeather');
+    expect(withLearning(() => ranker, learning)(tools)).toBe(ranker);
+  });
+
+  it('refuses a learning that createLearning did not make', () => {
+    expect(() => createHybridRanker({ embedder, learning: {} as never })).toThrow(/createLearning/);
   });
 });

@@ -6,6 +6,8 @@
  */
 import { clockOption, timeoutOption } from '../clock';
 import { sizeOption, ToolSearchError } from '../errors';
+import { type Learning, learningInternals } from '../learning/learning';
+import { withLearning } from '../learning/with-learning';
 import { safeListener } from '../listener';
 import { checkOptionNames, type OptionNamesOf } from '../option-names';
 import type {
@@ -84,6 +86,11 @@ export interface HybridRankerOptions {
   readonly timeoutMs?: number;
   /** The clock of that wait (default: the system clock); tests pass a fake one. */
   readonly clock?: Clock;
+  /**
+   * Also rank by evidence of use (`createLearning()`; see docs/learning.md): the lexical
+   * ranking fuses the evidence, so a tool found by evidence is a candidate of the fusion.
+   */
+  readonly learning?: Learning;
 }
 
 const HYBRID_RANKER_OPTION_NAMES = {
@@ -98,6 +105,7 @@ const HYBRID_RANKER_OPTION_NAMES = {
   cacheSize: true,
   timeoutMs: true,
   clock: true,
+  learning: true,
 } as const satisfies OptionNamesOf<HybridRankerOptions>;
 
 const DEFAULT_WEIGHT = 0.15;
@@ -353,9 +361,23 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
     settings.expandUnknownWords && embedder.embedWords !== undefined
       ? (words: readonly string[]) => embedder.embedWords!(words)
       : undefined;
-  const lexicalFactory: RankerFactory =
-    settings.lexical ??
-    (wordVectors ? (tools) => keywordRankerOver(tools, { wordVectors, onError: report }) : keywordRankerOver);
+  const learning = options.learning ?? undefined;
+  const learningParts =
+    learning === undefined ? undefined : learningInternals(learning, 'createHybridRanker');
+  const lexicalFactory: RankerFactory = settings.lexical
+    ? learning === undefined
+      ? settings.lexical
+      : withLearning(settings.lexical, learning)
+    : (tools) =>
+        keywordRankerOver(tools, {
+          ...(wordVectors ? { wordVectors, onError: report } : {}),
+          ...(learning === undefined ? {} : { learning }),
+        });
   const parts: FactoryParts = { settings, calls, cache, lexicalFactory, report };
-  return (tools: readonly ToolDescriptor[]): Ranker => hybridRankerOver(tools, parts);
+  return (tools: readonly ToolDescriptor[]): Ranker => {
+    const ranker = hybridRankerOver(tools, parts);
+    // It fuses the learning through its lexical ranking: the engine does not wrap it again.
+    learningParts?.applies(ranker);
+    return ranker;
+  };
 }
