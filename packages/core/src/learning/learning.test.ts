@@ -450,7 +450,17 @@ describe('the keyword ranker’s own learning option', () => {
 describe('the hybrid ranker’s learning option', () => {
   const embedder = {
     embed: (texts: readonly string[]) =>
-      texts.map(conceptVectors({ weather: 0, forecast: 0, email: 1, mail: 1, flight: 2, currency: 3 })),
+      texts.map(
+        conceptVectors({
+          weather: 0,
+          city: 0,
+          email: 1,
+          recipient: 1,
+          flight: 2,
+          airports: 2,
+          currencies: 3,
+        }),
+      ),
   };
 
   it('ranks a tool found only by evidence, and is not wrapped again by withLearning', async () => {
@@ -458,7 +468,7 @@ describe('the hybrid ranker’s learning option', () => {
     const factory = createHybridRanker({ embedder, learning });
     const ranker = factory(tools);
     expect((await ranker.search('should I pack an umbrella'))[0]?.name).not.toBe('getWeather');
-    learning.recordUse({ query: 'do I need an umbrella today', toolName: 'getWeather' });
+    learning.recordUse({ query: 'pack an umbrella today?', toolName: 'getWeather' });
     const results = await ranker.search('should I pack an umbrella');
     expect(results[0]?.name).toBe('getWeather');
     expect(withLearning(() => ranker, learning)(tools)).toBe(ranker);
