@@ -449,6 +449,7 @@ describe('the keyword ranker’s own learning option', () => {
 
 describe('the hybrid ranker’s learning option', () => {
   const embedder = {
+    id: 'concepts',
     embed: (texts: readonly string[]) =>
       texts.map(
         conceptVectors({
