@@ -145,6 +145,8 @@ export function createEvidenceIndex(limits: EvidenceLimits): EvidenceIndex {
   let uses: (KeptUse | undefined)[] = [];
   /** Per slot: 2^((time − anchor) / half-life), so a search decays every use with one factor. */
   let boosts: number[] = [];
+  /** Per slot: its use's tool, −1 once dropped (what a search reads of a use). */
+  let slotTools: number[] = [];
   let postings = new Map<string, number[]>();
   /** Per word, the kept uses that have it (postings hold dropped ones too, until a rebuild). */
   const documentFrequency = new Map<string, number>();
@@ -177,6 +179,7 @@ export function createEvidenceIndex(limits: EvidenceLimits): EvidenceIndex {
   const place = (use: KeptUse, boost: number): void => {
     const slot = uses.length;
     uses.push(use);
+    slotTools.push(use.tool);
     boosts.push(boost);
     for (const word of use.words) {
       let list = postings.get(word);
@@ -200,6 +203,7 @@ export function createEvidenceIndex(limits: EvidenceLimits): EvidenceIndex {
       if (use !== undefined) keptUses.push({ use, boost: boosts[slot]! });
     });
     uses = [];
+    slotTools = [];
     boosts = [];
     postings = new Map();
     documentFrequency.clear();
@@ -215,6 +219,7 @@ export function createEvidenceIndex(limits: EvidenceLimits): EvidenceIndex {
     const use = uses[slot];
     if (use === undefined) return;
     uses[slot] = undefined;
+    slotTools[slot] = -1;
     for (const word of use.words) {
       const left = documentFrequency.get(word)! - 1;
       if (left === 0) documentFrequency.delete(word);
@@ -234,13 +239,14 @@ export function createEvidenceIndex(limits: EvidenceLimits): EvidenceIndex {
     if (matched.length < uses.length) matched = new Float64Array(Math.max(uses.length, matched.length * 2));
     // The request's words, heaviest first. A word no use has weighs as a word of one use: part
     // of the request no use answers.
-    const weighted: { word: string; weight: number }[] = [];
+    const weighted: { slots: readonly number[]; weight: number }[] = [];
     let total = 0;
     for (let position = 0; position < words.length && position < MAX_WORDS_PER_SEARCH; position++) {
       const word = words[position]!;
-      const weight = idf(documentFrequency.get(word) ?? 1) ** 2;
+      const frequency = documentFrequency.get(word);
+      const weight = idf(frequency ?? 1) ** 2;
       total += weight;
-      if (documentFrequency.has(word)) weighted.push({ word, weight });
+      if (frequency !== undefined) weighted.push({ slots: postings.get(word)!, weight });
     }
     if (weighted.length === 0) return undefined;
     weighted.sort((left, right) => right.weight - left.weight);
@@ -248,13 +254,14 @@ export function createEvidenceIndex(limits: EvidenceLimits): EvidenceIndex {
     // the words so far had cannot reach it; their postings only add to the uses met.
     let left = 0;
     for (const { weight } of weighted) left += weight;
-    for (const { word, weight } of weighted) {
+    for (const { slots, weight } of weighted) {
       const opening = left >= MIN_SHARE * total;
       // The lightest words, together under MIN_SHARE / 2 of the request, are not looked up.
       if (left < (MIN_SHARE / 2) * total) break;
       left -= weight;
-      for (const slot of postings.get(word)!) {
-        if (uses[slot] === undefined) continue;
+      for (let position = 0; position < slots.length; position++) {
+        const slot = slots[position]!;
+        if (slotTools[slot]! < 0) continue;
         if (matched[slot] === 0) {
           if (!opening) continue;
           touched.push(slot);
@@ -273,7 +280,7 @@ export function createEvidenceIndex(limits: EvidenceLimits): EvidenceIndex {
       if (share < MIN_SHARE) continue;
       // share ** 1.5 (SHARE_EXPONENT), written out: it is the hot loop.
       const similarity = share * Math.sqrt(share) * Math.min(1, boosts[slot]! * decayNow);
-      const tool = uses[slot]!.tool;
+      const tool = slotTools[slot]!;
       if (missing[tool] === 1) tools.push(tool);
       missing[tool]! *= 1 - USE_WEIGHT * similarity;
     }
