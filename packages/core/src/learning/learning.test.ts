@@ -475,6 +475,26 @@ describe('the hybrid ranker’s learning option', () => {
     expect(withLearning(() => ranker, learning)(tools)).toBe(ranker);
   });
 
+  it('compares a request with the mean vector of a tool’s past requests, as with its own vector', async () => {
+    // "umbrella" and "raincoat" share a concept that no tool's text has: only the vector of
+    // getWeather's past requests is like the request (its words are in no use).
+    const rainy = {
+      id: 'rainy-concepts',
+      embed: (texts: readonly string[]) =>
+        texts.map(conceptVectors({ weather: 0, city: 0, email: 1, flight: 2, umbrella: 4, raincoat: 4 })),
+    };
+    const learning = createLearning();
+    const ranker = createHybridRanker({ embedder: rainy, learning })(tools);
+    const plain = createHybridRanker({ embedder: rainy })(tools);
+    learning.recordUse({ query: 'umbrella', toolName: 'getWeather' });
+    learning.recordUse({ query: 'umbrella umbrella', toolName: 'getWeather' });
+    const before =
+      (await plain.search('raincoat')).find((result) => result.name === 'getWeather')?.score ?? 0;
+    const after =
+      (await ranker.search('raincoat')).find((result) => result.name === 'getWeather')?.score ?? 0;
+    expect(after).toBeGreaterThan(before);
+  });
+
   it('refuses a learning that createLearning did not make', () => {
     expect(() => createHybridRanker({ embedder, learning: {} as never })).toThrow(/createLearning/);
   });

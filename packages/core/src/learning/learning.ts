@@ -116,6 +116,11 @@ export interface LearningInternals {
   /** Names of the tools the learning's rankers were built over (uses of others are refused). */
   knowTools(names: Iterable<string>): void;
   subscribe(listener: (event: LearningEvent) => void): () => void;
+  /**
+   * Told of every use the evidence takes in (recorded, imported, or read from the store), as
+   * stored; a use read again on `reload` is told again (same id).
+   */
+  onUse(listener: (use: StoredToolUse) => void): () => void;
   /** Marks a ranker that fuses this learning's evidence itself (`withLearning` leaves it as it is). */
   applies(ranker: object): void;
   appliedBy(ranker: unknown): boolean;
@@ -245,6 +250,20 @@ export function createLearning(options?: LearningOptions | null): Learning {
   };
   const knownTools = new Set<string>();
   const applied = new WeakSet<object>();
+  const useListeners = new Set<(use: StoredToolUse) => void>();
+  /** Adds a use to an index; tells the use listeners when it was taken. */
+  const take = (target: EvidenceIndex, use: StoredToolUse): EvidenceRejection | undefined => {
+    const rejection = target.add(use);
+    if (rejection !== undefined) return rejection;
+    for (const listener of useListeners) {
+      try {
+        listener(use);
+      } catch {
+        // A ranker that cannot take a use in (its embedder failed) reports it itself.
+      }
+    }
+    return undefined;
+  };
 
   let index = createEvidenceIndex(limits);
   /** Uses recorded while a load is under way: added again to the loaded index. */
@@ -320,7 +339,7 @@ export function createLearning(options?: LearningOptions | null): Learning {
       time: at,
       ...(threadId === undefined ? {} : { thread: threadDigest(threadId) }),
     };
-    const rejection = index.add(stored);
+    const rejection = take(index, stored);
     if (rejection !== undefined) return refuse(rejection);
     recordedDuringLoad?.push(stored);
     emit({
@@ -347,9 +366,9 @@ export function createLearning(options?: LearningOptions | null): Learning {
     const next = createEvidenceIndex(limits);
     for (const raw of Array.isArray(listed.value) ? listed.value : []) {
       const use = readStoredUse(raw);
-      if (use !== undefined) next.add(use);
+      if (use !== undefined) take(next, use);
     }
-    for (const use of during) next.add(use);
+    for (const use of during) take(next, use);
     index = next;
   }
 
@@ -384,7 +403,7 @@ export function createLearning(options?: LearningOptions | null): Learning {
       let skipped = 0;
       for (const raw of given.uses) {
         const use = readStoredUse(raw);
-        if (use === undefined || index.add(use) !== undefined) skipped++;
+        if (use === undefined || take(index, use) !== undefined) skipped++;
         else {
           accepted.push(use);
           recordedDuringLoad?.push(use);
@@ -434,6 +453,10 @@ export function createLearning(options?: LearningOptions | null): Learning {
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    onUse(listener) {
+      useListeners.add(listener);
+      return () => useListeners.delete(listener);
     },
     applies(ranker) {
       applied.add(ranker);

@@ -6,6 +6,7 @@
  */
 import { clockOption, timeoutOption } from '../clock';
 import { sizeOption, ToolSearchError } from '../errors';
+import { createEvidenceVectors, type EvidenceVectors } from '../learning/evidence-vectors';
 import { type Learning, learningInternals } from '../learning/learning';
 import { withLearning } from '../learning/with-learning';
 import { safeListener } from '../listener';
@@ -237,6 +238,8 @@ interface FactoryParts {
   readonly cache: VectorCache;
   readonly lexicalFactory: RankerFactory;
   readonly report: (error: unknown) => void;
+  /** With learning: the mean vectors of each tool's past requests. */
+  readonly evidenceVectors: EvidenceVectors | undefined;
 }
 
 /** The hybrid ranker over one catalog. */
@@ -250,6 +253,12 @@ function hybridRankerOver(tools: readonly ToolDescriptor[], parts: FactoryParts)
     feedback: settings.feedback,
     floor: settings.floor,
     similarityScale: settings.similarityScale,
+    ...(parts.evidenceVectors
+      ? {
+          evidenceSimilarity: (position: number, query: Float32Array) =>
+            parts.evidenceVectors!.similarity(tools[position]!.name, query),
+        }
+      : {}),
   };
   const vectors = createCatalogVectors(tools, {
     toolText: settings.toolText,
@@ -373,7 +382,10 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
           ...(wordVectors ? { wordVectors, onError: report } : {}),
           ...(learning === undefined ? {} : { learning }),
         });
-  const parts: FactoryParts = { settings, calls, cache, lexicalFactory, report };
+  // Tool2Vec's idea: a request is also compared with the mean vector of a tool's past requests.
+  const evidenceVectors =
+    learningParts && createEvidenceVectors(learningParts, (texts) => calls.embedQueries(texts), report);
+  const parts: FactoryParts = { settings, calls, cache, lexicalFactory, report, evidenceVectors };
   return (tools: readonly ToolDescriptor[]): Ranker => {
     const ranker = hybridRankerOver(tools, parts);
     // It fuses the learning through its lexical ranking: the engine does not wrap it again.
