@@ -4,7 +4,7 @@
 // Incremental: a use adds its own words' postings; dropping uses marks them, and the postings are
 // rebuilt (in time linear in what is kept) only once as many are dropped as kept.
 import { cutText } from '../ranking/cut-text';
-import { stem } from '../ranking/stemmer';
+import { rememberingStem } from '../ranking/stemmer';
 import { isStopword } from '../ranking/stopwords';
 import { tokenize } from '../ranking/tokenizer';
 import type { StoredToolUse } from './evidence';
@@ -86,16 +86,7 @@ const MAX_REMEMBERED = 100_000;
 /** Request words whose stems are remembered (the memory restarts when full). */
 const STEM_MEMO_SIZE = 4_096;
 
-const stems = new Map<string, string>();
-function stemOf(token: string): string {
-  let found = stems.get(token);
-  if (found === undefined) {
-    if (stems.size >= STEM_MEMO_SIZE) stems.clear();
-    found = stem(token);
-    stems.set(token, found);
-  }
-  return found;
-}
+const stemOf = rememberingStem(STEM_MEMO_SIZE);
 
 /**
  * The distinct content words of a request, stemmed, in order, at most `max` (linear in the

@@ -6,7 +6,7 @@ import {
   maxEditsFor,
 } from './fuzzy-matcher';
 import type { InvertedIndex } from './inverted-index';
-import { stem } from './stemmer';
+import { rememberingStem } from './stemmer';
 import { isStopword } from './stopwords';
 import { tokenize } from './tokenizer';
 import type { WordNeighbours } from './word-neighbours';
@@ -92,16 +92,7 @@ export function createViewScorer(
    * Request words → their stems. Requests repeat their words (a word is in the whole request
    * and in its part), and across requests; stemming a word took longer than remembering it.
    */
-  const stems = new Map<string, string>();
-  const stemOf = (token: string): string => {
-    let found = stems.get(token);
-    if (found === undefined) {
-      if (stems.size >= STEM_MEMO_SIZE) stems.clear();
-      found = stem(token);
-      stems.set(token, found);
-    }
-    return found;
-  };
+  const stemOf = rememberingStem(STEM_MEMO_SIZE);
 
   /** Lookups by meaning left to the search being scored. */
   let meaningLookups = 0;
