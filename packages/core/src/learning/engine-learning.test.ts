@@ -106,6 +106,24 @@ describe('the engine with learning', () => {
     expect(eventsOf('evidence')).toEqual([]);
   });
 
+  it('takes a 100 kB, a unicode and a __proto__ query from a search, and refuses meta-tools and unknown names', async () => {
+    const learning = createLearning();
+    const { engine } = harness({ learning });
+    for (const query of [`weather ${'ä '.repeat(50_000)}`, '天气 weather ☔', '__proto__ weather']) {
+      const request = engine.startRequest({ threadId: `t-${query.length}` });
+      await request.searchTools({ query });
+      await request.loadTool({ toolName: 'getWeather' });
+      await request.prepareStep();
+      expect(request.toolCallSucceeded('getWeather')).toBe(true);
+    }
+    const exported = await learning.exportEvidence();
+    expect(exported.uses.map((use) => use.query.length)).toEqual([1_000, 12, 17]);
+    expect(learning.recordUse({ query: 'weather', toolName: 'search_tools' }).reason).toBe('unknown-tool');
+    expect(learning.recordUse({ query: 'weather', toolName: '__proto__' }).reason).toBe('unknown-tool');
+    const found = await engine.startRequest({ threadId: 'u' }).searchTools({ query: '天气' });
+    expect(found.results[0]?.name).toBe('getWeather');
+  });
+
   it('refuses a learning option that createLearning did not make', () => {
     expect(() => harness({ learning: { recordUse: () => ({ recorded: true }) } as never })).toThrow(
       /createLearning/,
