@@ -368,6 +368,22 @@ describe('the evidence store', () => {
     expect(clock.pendingTimers()).toBe(0);
   });
 
+  it('reads the store again every refreshMs (another process’s uses), until disposed', async () => {
+    const store = createMemoryEvidenceStore();
+    const { learning, clock, names } = setup({ store, refreshMs: 60_000 });
+    await learning.ready;
+    store.add('default', [{ id: 'elsewhere', query: 'umbrella', toolName: 'getWeather', time: clock.now() }]);
+    expect(names('umbrella')).toEqual([]);
+    await clock.advanceAsync(60_000);
+    await learning.flush();
+    expect(names('umbrella')).toEqual(['getWeather']);
+    expect(clock.pendingTimers()).toBe(1);
+    await learning.dispose();
+    await learning.dispose();
+    expect(clock.pendingTimers()).toBe(0);
+    expect(store.list('default')).toHaveLength(1); // a store the app gave stays as it is
+  });
+
   it('clear forgets the evidence here and in the store', async () => {
     const store = createMemoryEvidenceStore();
     const { learning, names } = setup({ store });

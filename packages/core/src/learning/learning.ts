@@ -46,6 +46,11 @@ export interface LearningOptions {
   readonly halfLifeMs?: number;
   /** Bound on one store call (default 2,000 ms); past it the call counts as failed. */
   readonly storeTimeoutMs?: number;
+  /**
+   * Read the store's evidence again every this many milliseconds (default 0: never), for a
+   * store that several processes write (Redis). The timer never keeps the process alive.
+   */
+  readonly refreshMs?: number;
   readonly clock?: Clock;
   /** Told of every use recorded or refused, and of every store failure. */
   readonly onEvent?: (event: LearningEvent) => void;
@@ -105,6 +110,8 @@ export interface Learning {
   flush(): Promise<void>;
   /** Tools with evidence, and uses recorded, in this process. */
   stats(): { readonly toolCount: number; readonly useCount: number };
+  /** Stops the refresh timer (and disposes the store it made itself); safe to call twice. */
+  dispose(): MaybePromise<void>;
 }
 
 /** What `withLearning` and the engine use of a learning (not public). */
@@ -162,6 +169,7 @@ const LEARNING_OPTION_NAMES = {
   maxTools: true,
   halfLifeMs: true,
   storeTimeoutMs: true,
+  refreshMs: true,
   clock: true,
   onEvent: true,
 } as const satisfies OptionNamesOf<LearningOptions>;
@@ -224,7 +232,8 @@ function newUseId(time: number): string {
 export function createLearning(options?: LearningOptions | null): Learning {
   const checked = optionsObject(options, 'createLearning');
   checkOptionNames(checked, LEARNING_OPTION_NAMES, 'createLearning');
-  const store = checked.store === undefined ? createMemoryEvidenceStore() : checkStore(checked.store);
+  const ownStore = checked.store === undefined;
+  const store = ownStore ? createMemoryEvidenceStore() : checkStore(checked.store);
   const catalogId = checked.catalogId ?? 'default';
   if (typeof catalogId !== 'string' || catalogId.length === 0 || catalogId.length > MAX_USE_NAME_LENGTH) {
     throw new ToolSearchError(
@@ -241,6 +250,7 @@ export function createLearning(options?: LearningOptions | null): Learning {
   }
   const limits = readLimits(checked);
   const storeTimeoutMs = timeoutOption(checked.storeTimeoutMs, 'storeTimeoutMs', 2_000);
+  const refreshMs = sizeOption(checked.refreshMs, 'refreshMs', 0);
   const clock = clockOption(checked.clock, 'createLearning');
   const listeners = new Set<(event: LearningEvent) => void>([
     safeListener(checked.onEvent, 'createLearning: onEvent'),
@@ -433,7 +443,18 @@ export function createLearning(options?: LearningOptions | null): Learning {
     },
     flush,
     stats: () => ({ toolCount: index.toolCount, useCount: index.useCount }),
+    dispose() {
+      stopRefresh?.();
+      stopRefresh = undefined;
+      if (ownStore) return store.dispose?.();
+    },
   };
+  let stopRefresh: (() => void) | undefined =
+    refreshMs > 0 && refreshMs !== Number.POSITIVE_INFINITY
+      ? clock.setInterval(() => {
+          void reload();
+        }, refreshMs)
+      : undefined;
 
   async function flush(): Promise<void> {
     while (pending.size > 0) await Promise.all([...pending]);
