@@ -225,6 +225,47 @@ function newUseId(time: number): string {
   return `${Math.trunc(time).toString(36)}-${useCounter.toString(36)}-${random[0]!.toString(36)}${random[1]!.toString(36)}`;
 }
 
+type StoreOperation = 'evidence.add' | 'evidence.list' | 'evidence.clear';
+
+/**
+ * Calls of the evidence store, bounded by `storeTimeoutMs` and observed: a failure is a
+ * `store-error` event and an answer `{ ok: false }`, never a throw; each call is in `pending`
+ * until it settles (for `flush`).
+ */
+function createStoreCaller(options: {
+  readonly clock: Clock;
+  readonly storeTimeoutMs: number;
+  readonly emit: (event: LearningEvent) => void;
+  readonly pending: Set<Promise<unknown>>;
+}) {
+  const { clock, storeTimeoutMs, emit, pending } = options;
+  return <T>(
+    operation: StoreOperation,
+    call: () => MaybePromise<T>,
+  ): Promise<{ ok: true; value: T } | { ok: false }> => {
+    const failed = (error: unknown) => {
+      emit({ type: 'store-error', time: clock.now(), operation, error });
+      return { ok: false } as const;
+    };
+    let answer: MaybePromise<T>;
+    try {
+      answer = call();
+    } catch (error) {
+      return Promise.resolve(failed(error));
+    }
+    const settled = failAfter(
+      Promise.resolve(answer),
+      storeTimeoutMs,
+      clock,
+      'STORE_TIMEOUT',
+      `The evidence store did not answer ${operation} within ${storeTimeoutMs} ms.`,
+    ).then((value) => ({ ok: true, value }) as const, failed);
+    pending.add(settled);
+    void settled.finally(() => pending.delete(settled));
+    return settled;
+  };
+}
+
 /**
  * Learning from use, for one catalog: give it to the engine (`learning` option) or wrap a ranker
  * factory with it (`withLearning`). See docs/learning.md.
@@ -282,31 +323,7 @@ export function createLearning(options?: LearningOptions | null): Learning {
   const pending = new Set<Promise<unknown>>();
 
   /** A store call, bounded and observed: a failure is an event, never a throw. */
-  function storeCall<T>(
-    operation: 'evidence.add' | 'evidence.list' | 'evidence.clear',
-    call: () => MaybePromise<T>,
-  ): Promise<{ ok: true; value: T } | { ok: false }> {
-    const failed = (error: unknown) => {
-      emit({ type: 'store-error', time: clock.now(), operation, error });
-      return { ok: false } as const;
-    };
-    let answer: MaybePromise<T>;
-    try {
-      answer = call();
-    } catch (error) {
-      return Promise.resolve(failed(error));
-    }
-    const settled = failAfter(
-      Promise.resolve(answer),
-      storeTimeoutMs,
-      clock,
-      'STORE_TIMEOUT',
-      `The evidence store did not answer ${operation} within ${storeTimeoutMs} ms.`,
-    ).then((value) => ({ ok: true, value }) as const, failed);
-    pending.add(settled);
-    void settled.finally(() => pending.delete(settled));
-    return settled;
-  }
+  const storeCall = createStoreCaller({ clock, storeTimeoutMs, emit, pending });
 
   function record(use: ToolUse, source: EvidenceSource): EvidenceOutcome {
     const given = (typeof use === 'object' && use !== null ? use : {}) as Partial<
