@@ -425,8 +425,13 @@ describe('createLearning options', () => {
 describe('the keyword ranker’s own learning option', () => {
   it('ranks as withLearning does, with every tool’s own score exact', () => {
     const learning = createLearning();
-    const wrapped = withLearning((list) => createKeywordRanker(list), learning)(tools);
+    // A ranker that is not the keyword ranker itself: withLearning fuses around it.
+    const wrapped = withLearning((list) => {
+      const inner = createKeywordRanker(list);
+      return { search: (query, options) => inner.search(query, options) };
+    }, learning)(tools);
     const own = createKeywordRanker(tools, { learning });
+    expect(withLearning((list) => createKeywordRanker(list), learning)(tools).search('x')).toEqual([]);
     learning.recordUse({ query: 'do I need an umbrella in Rome', toolName: 'getWeather' });
     learning.recordUse({ query: 'wire money abroad', toolName: 'convertCurrency' });
     learning.recordUse({ query: 'weather alerts by mail', toolName: 'sendEmail' });

@@ -2,6 +2,7 @@
 // ask the wrapped ranker, score the request against the evidence of use (in this process, no
 // store call), and fuse the two, the tool's own text keeping the most weight.
 import { isPromiseLike } from '../engine/promise-like';
+import { keywordRankerWithLearning } from '../ranking/keyword-ranker';
 import { checkRanker, checkRankerFactory } from '../ranking/ranker-answers';
 import { validateSearchOptions } from '../ranking/search-options';
 import type { Ranker, RankerFactory, SearchResult, ToolDescriptor } from '../types';
@@ -28,6 +29,10 @@ export function withLearning(factory: RankerFactory, learning: Learning): Ranker
     const ranker = checkRanker(base(tools), 'withLearning');
     // A ranker that fuses this learning itself (the keyword ranker given `learning`) is left as it is.
     if (parts.appliedBy(ranker)) return ranker;
+    // A keyword ranker is built again over the learning, which it then fuses inside (the same
+    // ranking as below, exact and without a wider search).
+    const keyword = keywordRankerWithLearning(ranker, learning);
+    if (keyword) return keyword;
     const descriptions = new Map<string, string>();
     for (const tool of tools) {
       if (typeof tool?.name !== 'string') continue;

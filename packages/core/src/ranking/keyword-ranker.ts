@@ -281,6 +281,18 @@ export function keywordRankerOver(
       return results;
     },
   };
-  learning?.applies(ranker);
+  if (learning) learning.applies(ranker);
+  else relearnable.set(ranker, (given) => keywordRankerOver(tools, { ...options, learning: given }));
   return ranker;
+}
+
+/** Each keyword ranker built without learning: how to build it again over a learning. */
+const relearnable = new WeakMap<Ranker, (learning: Learning) => KeywordRanker>();
+
+/**
+ * `ranker`, when it is a keyword ranker built without learning, built again over `learning`
+ * (the same catalog and options): `withLearning` then fuses inside it. Undefined for any other ranker.
+ */
+export function keywordRankerWithLearning(ranker: Ranker, learning: Learning): KeywordRanker | undefined {
+  return relearnable.get(ranker)?.(learning);
 }
