@@ -507,13 +507,15 @@ describe('the hybrid ranker’s learning option', () => {
     const learning = createLearning();
     const ranker = createHybridRanker({ embedder: rainy, learning })(tools);
     const plain = createHybridRanker({ embedder: rainy })(tools);
+    // withLearning builds a hybrid ranker again over the learning.
+    const wrapped = withLearning(createHybridRanker({ embedder: rainy }), learning)(tools);
     learning.recordUse({ query: 'umbrella', toolName: 'getWeather' });
     learning.recordUse({ query: 'umbrella umbrella', toolName: 'getWeather' });
-    const before =
-      (await plain.search('raincoat')).find((result) => result.name === 'getWeather')?.score ?? 0;
-    const after =
-      (await ranker.search('raincoat')).find((result) => result.name === 'getWeather')?.score ?? 0;
-    expect(after).toBeGreaterThan(before);
+    const scoreOf = async (of: typeof ranker) =>
+      (await of.search('raincoat')).find((result) => result.name === 'getWeather')?.score ?? 0;
+    const before = await scoreOf(plain);
+    expect(await scoreOf(ranker)).toBeGreaterThan(before);
+    expect(await wrapped.search('raincoat')).toEqual(await ranker.search('raincoat'));
   });
 
   it('refuses a learning that createLearning did not make', () => {

@@ -2,7 +2,6 @@
 // ask the wrapped ranker, score the request against the evidence of use (in this process, no
 // store call), and fuse the two, the tool's own text keeping the most weight.
 import { isPromiseLike } from '../engine/promise-like';
-import { keywordRankerWithLearning } from '../ranking/keyword-ranker';
 import { checkRanker, checkRankerFactory } from '../ranking/ranker-answers';
 import { validateSearchOptions } from '../ranking/search-options';
 import type { Ranker, RankerFactory, SearchResult, ToolDescriptor } from '../types';
@@ -17,6 +16,14 @@ export function fuseEvidence(own: number, evidence: number, weight: number): num
   return own + weight * evidence * (1 - own);
 }
 
+/** Rankers built without learning that can be built again over one (the keyword and hybrid rankers). */
+const relearnable = new WeakMap<object, (learning: Learning) => Ranker>();
+
+/** Marks a ranker built without learning as one `withLearning` builds again over its learning. */
+export function rebuildsWithLearning(ranker: object, rebuild: (learning: Learning) => Ranker): void {
+  relearnable.set(ranker, rebuild);
+}
+
 /**
  * Wraps a ranker factory (the keyword ranker's, the hybrid ranker's, yours) so that its rankers
  * also rank by evidence of use from `learning`. The wrapped ranker answers as before when no
@@ -29,10 +36,10 @@ export function withLearning(factory: RankerFactory, learning: Learning): Ranker
     const ranker = checkRanker(base(tools), 'withLearning');
     // A ranker that fuses this learning itself (the keyword ranker given `learning`) is left as it is.
     if (parts.appliedBy(ranker)) return ranker;
-    // A keyword ranker is built again over the learning, which it then fuses inside (the same
-    // ranking as below, exact and without a wider search).
-    const keyword = keywordRankerWithLearning(ranker, learning);
-    if (keyword) return keyword;
+    // The keyword and the hybrid ranker are built again over the learning, which they then
+    // fuse inside (exact own scores, no wider search; the hybrid ranker's mean vectors too).
+    const rebuilt = relearnable.get(ranker)?.(learning);
+    if (rebuilt) return rebuilt;
     const descriptions = new Map<string, string>();
     for (const tool of tools) {
       if (typeof tool?.name !== 'string') continue;

@@ -8,7 +8,7 @@ import { clockOption, timeoutOption } from '../clock';
 import { sizeOption, ToolSearchError } from '../errors';
 import { createEvidenceVectors, type EvidenceVectors } from '../learning/evidence-vectors';
 import { type Learning, learningInternals } from '../learning/learning';
-import { withLearning } from '../learning/with-learning';
+import { rebuildsWithLearning, withLearning } from '../learning/with-learning';
 import { safeListener } from '../listener';
 import { checkOptionNames, type OptionNamesOf } from '../option-names';
 import type {
@@ -389,7 +389,8 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
   return (tools: readonly ToolDescriptor[]): Ranker => {
     const ranker = hybridRankerOver(tools, parts);
     // It fuses the learning through its lexical ranking: the engine does not wrap it again.
-    learningParts?.applies(ranker);
+    if (learningParts) learningParts.applies(ranker);
+    else rebuildsWithLearning(ranker, (given) => createHybridRanker({ ...options, learning: given })(tools));
     return ranker;
   };
 }

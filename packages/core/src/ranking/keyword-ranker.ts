@@ -1,6 +1,7 @@
 import { optionsObject, ToolSearchError } from '../errors';
 import { createEvidenceFusion } from '../learning/keyword-evidence';
 import { type Learning, learningInternals } from '../learning/learning';
+import { rebuildsWithLearning } from '../learning/with-learning';
 import { safeListener } from '../listener';
 import { checkOptionNames, type OptionNamesOf } from '../option-names';
 import type { Ranker, SearchOptions, SearchResult, ToolDescriptor } from '../types';
@@ -282,17 +283,6 @@ export function keywordRankerOver(
     },
   };
   if (learning) learning.applies(ranker);
-  else relearnable.set(ranker, (given) => keywordRankerOver(tools, { ...options, learning: given }));
+  else rebuildsWithLearning(ranker, (given) => keywordRankerOver(tools, { ...options, learning: given }));
   return ranker;
-}
-
-/** Each keyword ranker built without learning: how to build it again over a learning. */
-const relearnable = new WeakMap<Ranker, (learning: Learning) => KeywordRanker>();
-
-/**
- * `ranker`, when it is a keyword ranker built without learning, built again over `learning`
- * (the same catalog and options): `withLearning` then fuses inside it. Undefined for any other ranker.
- */
-export function keywordRankerWithLearning(ranker: Ranker, learning: Learning): KeywordRanker | undefined {
-  return relearnable.get(ranker)?.(learning);
 }
