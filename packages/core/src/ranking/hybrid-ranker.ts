@@ -386,11 +386,21 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
   const evidenceVectors =
     learningParts && createEvidenceVectors(learningParts, (texts) => calls.embedQueries(texts), report);
   const parts: FactoryParts = { settings, calls, cache, lexicalFactory, report, evidenceVectors };
+  // This factory over a learning, made once per learning (it holds the learning's mean vectors).
+  const overLearnings = new WeakMap<Learning, RankerFactory>();
+  const overLearning = (given: Learning): RankerFactory => {
+    let factory = overLearnings.get(given);
+    if (factory === undefined) {
+      factory = createHybridRanker({ ...options, learning: given });
+      overLearnings.set(given, factory);
+    }
+    return factory;
+  };
   return (tools: readonly ToolDescriptor[]): Ranker => {
     const ranker = hybridRankerOver(tools, parts);
     // It fuses the learning through its lexical ranking: the engine does not wrap it again.
     if (learningParts) learningParts.applies(ranker);
-    else rebuildsWithLearning(ranker, (given) => createHybridRanker({ ...options, learning: given })(tools));
+    else rebuildsWithLearning(ranker, (given) => overLearning(given)(tools));
     return ranker;
   };
 }
