@@ -6,6 +6,8 @@ import type { NativeDeferralOptions, NativeModeReason, NativeProvider } from './
  */
 
 import type { ToolResolver } from './lazy-tools';
+import type { EvidenceRejection } from './learning/evidence-index';
+import type { EvidenceSource, Learning } from './learning/learning';
 
 /** A value or a promise of it: pluggable parts may be sync or async, the engine awaits. */
 export type MaybePromise<T> = T | Promise<T>;
@@ -362,6 +364,20 @@ export type ToolSearchEvent =
       /** The model's provider id the adapter passed (`native.modelProvider`), if any. */
       readonly modelProvider: string | undefined;
       readonly reason: NativeModeReason;
+    })
+  | (EventBase & {
+      /**
+       * With `learning`: a use was recorded as evidence for a tool (`recorded: true`), or refused
+       * (`reason`). `source` `'call'`: a search of this request found the tool and a call of it
+       * succeeded (`request.toolCallSucceeded`); `'app'`: `learning.recordUse`. A use without a
+       * thread has the `'default'` thread id.
+       */
+      readonly type: 'evidence';
+      readonly toolName: string;
+      readonly query: string;
+      readonly source: EvidenceSource;
+      readonly recorded: boolean;
+      readonly reason?: EvidenceRejection;
     });
 
 /** An adapter's hook that the app replaced (see the `hook-replaced` event). */
@@ -399,6 +415,11 @@ export interface ToolSearchEngineOptions<TTool = unknown, TContext = unknown> {
   readonly signingSecret?: string;
   /** Replaces the keyword ranker (for example with the hybrid ranker). */
   readonly ranker?: RankerFactory;
+  /**
+   * Learning from use (`createLearning()`): a search followed by a successful call of a tool it
+   * found is recorded as evidence for that tool, and the ranker also ranks by it. Off by default.
+   */
+  readonly learning?: Learning;
   readonly clock?: Clock;
   readonly onEvent?: ToolSearchEventListener;
   /**
@@ -542,6 +563,12 @@ export interface ToolSearchRequest<TTool = unknown> {
    * `prepareStep({ modelStep: false })`.)
    */
   hookReplaced(hook: ReplacedHook): void;
+  /**
+   * The adapter ran a call of this tool and it succeeded. With `learning`, when a search of this
+   * request found the tool, the search's query is recorded as evidence for it (once per request
+   * and tool); returns whether it was. Without `learning`, does nothing and returns false.
+   */
+  toolCallSucceeded(toolName: string): boolean;
   /** Resolves a visible name (canonical or alias) to its entry for execution. */
   resolve(toolName: string): CatalogEntry<TTool> | undefined;
   /**

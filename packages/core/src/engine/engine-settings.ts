@@ -4,11 +4,20 @@
 import { clockOption, timeoutOption } from '../clock';
 import { optionsObject, ToolSearchError } from '../errors';
 import { checkNativeDeferralOptions } from '../native-deferral';
+import { type LearningInternals, learningInternals } from '../learning/learning';
+import { withLearning } from '../learning/with-learning';
 import { checkOptionNames, ENGINE_OPTION_NAMES, REQUEST_OPTION_NAMES } from '../option-names';
 import { keywordRankerOver } from '../ranking/keyword-ranker';
 import { checkRankerFactory } from '../ranking/ranker-answers';
 import { DEFAULT_TOP_K } from '../ranking/search-options';
-import type { Clock, RankerFactory, RequestOptions, ToolFilter, ToolSearchEngineOptions } from '../types';
+import type {
+  Clock,
+  RankerFactory,
+  RequestOptions,
+  ToolDescriptor,
+  ToolFilter,
+  ToolSearchEngineOptions,
+} from '../types';
 
 export const DEFAULT_THREAD_ID = 'default';
 export const DEFAULT_STORE_TIMEOUT_MS = 2_000;
@@ -32,6 +41,8 @@ export interface EngineSettings<TTool, TContext> {
   readonly resolveTimeoutMs: number;
   readonly signingSecret: string | undefined;
   readonly rankerFactory: RankerFactory;
+  /** With the `learning` option: its internals (the ranker factory is wrapped with it). */
+  readonly learning: LearningInternals | undefined;
   readonly filter: ToolFilter<TTool, TContext> | undefined;
 }
 
@@ -80,7 +91,16 @@ export function readEngineSettings<TTool, TContext>(
     throw new ToolSearchError('INVALID_OPTIONS', 'signingSecret must be a non-empty string.');
   }
   // The catalog checks the names, so the default ranker need not check them again.
-  const rankerFactory = checkRankerFactory(options.ranker ?? keywordRankerOver, 'createToolSearchEngine');
+  const learning = options.learning ?? undefined;
+  // With learning, the default keyword ranker fuses the evidence itself; another ranker is wrapped.
+  const rankerFactory =
+    options.ranker === undefined || options.ranker === null
+      ? learning === undefined
+        ? keywordRankerOver
+        : (tools: readonly ToolDescriptor[]) => keywordRankerOver(tools, { learning })
+      : learning === undefined
+        ? checkRankerFactory(options.ranker, 'createToolSearchEngine')
+        : withLearning(checkRankerFactory(options.ranker, 'createToolSearchEngine'), learning);
   const filter = options.filter ?? undefined;
   if (filter !== undefined && typeof filter !== 'function') {
     throw new ToolSearchError(
@@ -100,6 +120,7 @@ export function readEngineSettings<TTool, TContext>(
     resolveTimeoutMs,
     signingSecret: options.signingSecret || undefined,
     rankerFactory,
+    learning: learning === undefined ? undefined : learningInternals(learning, 'createToolSearchEngine'),
     filter,
   };
 }

@@ -30,6 +30,11 @@ export interface FusionSettings {
   readonly floor: number;
   /** Rescales a cosine from floor..1 to 0..1. */
   readonly similarityScale: number;
+  /**
+   * With learning: the cosine of the request's vector with the mean of a tool's past requests,
+   * for a tool that has some (a candidate's similarity is the better of it and its own).
+   */
+  readonly evidenceSimilarity?: (position: number, query: Float32Array) => number | undefined;
 }
 
 /** The catalog's matrix and the vectors of the request's views (the whole request, then its parts). */
@@ -189,7 +194,9 @@ export function fuseRankings(
     });
     const pool: Fused[] = [];
     for (const [position, candidate] of candidates) {
-      const cosine = scanned.get(position)!;
+      const learnt = settings.evidenceSimilarity?.(position, views[0]!);
+      const own = scanned.get(position)!;
+      const cosine = learnt !== undefined && learnt > own ? learnt : own;
       pool.push({
         position,
         lexical: candidate.lexical,

@@ -6,6 +6,9 @@
  */
 import { clockOption, timeoutOption } from '../clock';
 import { sizeOption, ToolSearchError } from '../errors';
+import { createEvidenceVectors, type EvidenceVectors } from '../learning/evidence-vectors';
+import { type Learning, learningInternals } from '../learning/learning';
+import { rebuildsWithLearning, withLearning } from '../learning/with-learning';
 import { safeListener } from '../listener';
 import { checkOptionNames, type OptionNamesOf } from '../option-names';
 import type {
@@ -84,6 +87,11 @@ export interface HybridRankerOptions {
   readonly timeoutMs?: number;
   /** The clock of that wait (default: the system clock); tests pass a fake one. */
   readonly clock?: Clock;
+  /**
+   * Also rank by evidence of use (`createLearning()`; see docs/learning.md): the lexical
+   * ranking fuses the evidence, so a tool found by evidence is a candidate of the fusion.
+   */
+  readonly learning?: Learning;
 }
 
 const HYBRID_RANKER_OPTION_NAMES = {
@@ -98,6 +106,7 @@ const HYBRID_RANKER_OPTION_NAMES = {
   cacheSize: true,
   timeoutMs: true,
   clock: true,
+  learning: true,
 } as const satisfies OptionNamesOf<HybridRankerOptions>;
 
 const DEFAULT_WEIGHT = 0.15;
@@ -229,6 +238,8 @@ interface FactoryParts {
   readonly cache: VectorCache;
   readonly lexicalFactory: RankerFactory;
   readonly report: (error: unknown) => void;
+  /** With learning: the mean vectors of each tool's past requests. */
+  readonly evidenceVectors: EvidenceVectors | undefined;
 }
 
 /** The hybrid ranker over one catalog. */
@@ -242,6 +253,12 @@ function hybridRankerOver(tools: readonly ToolDescriptor[], parts: FactoryParts)
     feedback: settings.feedback,
     floor: settings.floor,
     similarityScale: settings.similarityScale,
+    ...(parts.evidenceVectors
+      ? {
+          evidenceSimilarity: (position: number, query: Float32Array) =>
+            parts.evidenceVectors!.similarity(tools[position]!.name, query),
+        }
+      : {}),
   };
   const vectors = createCatalogVectors(tools, {
     toolText: settings.toolText,
@@ -353,9 +370,37 @@ export function createHybridRanker(options: HybridRankerOptions): RankerFactory 
     settings.expandUnknownWords && embedder.embedWords !== undefined
       ? (words: readonly string[]) => embedder.embedWords!(words)
       : undefined;
-  const lexicalFactory: RankerFactory =
-    settings.lexical ??
-    (wordVectors ? (tools) => keywordRankerOver(tools, { wordVectors, onError: report }) : keywordRankerOver);
-  const parts: FactoryParts = { settings, calls, cache, lexicalFactory, report };
-  return (tools: readonly ToolDescriptor[]): Ranker => hybridRankerOver(tools, parts);
+  const learning = options.learning ?? undefined;
+  const learningParts =
+    learning === undefined ? undefined : learningInternals(learning, 'createHybridRanker');
+  const lexicalFactory: RankerFactory = settings.lexical
+    ? learning === undefined
+      ? settings.lexical
+      : withLearning(settings.lexical, learning)
+    : (tools) =>
+        keywordRankerOver(tools, {
+          ...(wordVectors ? { wordVectors, onError: report } : {}),
+          ...(learning === undefined ? {} : { learning }),
+        });
+  // Tool2Vec's idea: a request is also compared with the mean vector of a tool's past requests.
+  const evidenceVectors =
+    learningParts && createEvidenceVectors(learningParts, (texts) => calls.embedQueries(texts), report);
+  const parts: FactoryParts = { settings, calls, cache, lexicalFactory, report, evidenceVectors };
+  // This factory over a learning, made once per learning (it holds the learning's mean vectors).
+  const overLearnings = new WeakMap<Learning, RankerFactory>();
+  const overLearning = (given: Learning): RankerFactory => {
+    let factory = overLearnings.get(given);
+    if (factory === undefined) {
+      factory = createHybridRanker({ ...options, learning: given });
+      overLearnings.set(given, factory);
+    }
+    return factory;
+  };
+  return (tools: readonly ToolDescriptor[]): Ranker => {
+    const ranker = hybridRankerOver(tools, parts);
+    // It fuses the learning through its lexical ranking: the engine does not wrap it again.
+    if (learningParts) learningParts.applies(ranker);
+    else rebuildsWithLearning(ranker, (given) => overLearning(given)(tools));
+    return ranker;
+  };
 }

@@ -1,4 +1,7 @@
 import { optionsObject, ToolSearchError } from '../errors';
+import { createEvidenceFusion } from '../learning/keyword-evidence';
+import { type Learning, learningInternals } from '../learning/learning';
+import { rebuildsWithLearning } from '../learning/with-learning';
 import { safeListener } from '../listener';
 import { checkOptionNames, type OptionNamesOf } from '../option-names';
 import type { Ranker, SearchOptions, SearchResult, ToolDescriptor } from '../types';
@@ -51,6 +54,8 @@ export interface KeywordRankerOptions {
   readonly wordVectors?: WordVectors;
   /** Called when `wordVectors` fails (throws, or gives vectors that do not fit); the search goes on without it. */
   readonly onError?: (error: unknown) => void;
+  /** Also rank by evidence of use (`createLearning()`; see docs/learning.md). */
+  readonly learning?: Learning;
 }
 
 /** The keyword ranker answers synchronously. */
@@ -69,6 +74,7 @@ const KEYWORD_RANKER_OPTION_NAMES = {
   multiPart: true,
   wordVectors: true,
   onError: true,
+  learning: true,
 } as const satisfies OptionNamesOf<KeywordRankerOptions>;
 
 /** A query is read up to this many characters: no tool request is longer, and the cost stays bounded. */
@@ -229,13 +235,17 @@ export function keywordRankerOver(
     return picks.map(({ candidate, gain }) => ({ document: documents[candidate]!, score: gain }));
   };
 
+  const learning =
+    options.learning === undefined ? undefined : learningInternals(options.learning, 'createKeywordRanker');
+  const evidence = learning && createEvidenceFusion(learning, names, stemming);
+
   const toResult = (document: number, score: number): SearchResult => ({
     name: names[document]!,
     description: descriptions[document]!,
     score,
   });
 
-  return {
+  const ranker: KeywordRanker = {
     search(query: string, searchOptions?: SearchOptions): SearchResult[] {
       if (typeof query !== 'string') {
         throw new ToolSearchError('INVALID_INPUT', `query must be a string, got ${typeof query}`);
@@ -249,9 +259,11 @@ export function keywordRankerOver(
         if (results.length < topK && minScore <= 1) results.push(toResult(document, 1));
       }
       const limit = Math.min(topK, index.size) + named.length;
-      const views = scorer.score([text, ...(multiPart ? requestParts(text) : [])]);
+      const contentWords = evidence?.wantsWords() ? [] : undefined;
+      const views = scorer.score([text, ...(multiPart ? requestParts(text) : [])], contentWords);
       const [whole, ...parts] = views as [View, ...View[]];
       try {
+        evidence?.fuse(whole, text, contentWords, limit);
         const ranked =
           parts.length > 0
             ? diversify(whole, parts, limit)
@@ -270,4 +282,7 @@ export function keywordRankerOver(
       return results;
     },
   };
+  if (learning) learning.applies(ranker);
+  else rebuildsWithLearning(ranker, (given) => keywordRankerOver(tools, { ...options, learning: given }));
+  return ranker;
 }

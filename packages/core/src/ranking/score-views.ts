@@ -6,7 +6,7 @@ import {
   maxEditsFor,
 } from './fuzzy-matcher';
 import type { InvertedIndex } from './inverted-index';
-import { stem } from './stemmer';
+import { rememberingStem } from './stemmer';
 import { isStopword } from './stopwords';
 import { tokenize } from './tokenizer';
 import type { WordNeighbours } from './word-neighbours';
@@ -56,9 +56,10 @@ interface Variant {
 export interface ViewScorer {
   /**
    * Scores several views of one request at once: each distinct word is looked up once for all
-   * the views it appears in. Call `release` when done.
+   * the views it appears in. Call `release` when done. `contentWords`, when given, receives the
+   * first view's distinct content words (stemmed when stemming is on), in order.
    */
-  score(texts: readonly string[]): View[];
+  score(texts: readonly string[], contentWords?: string[]): View[];
   /** Clears the views' buffers for the next request. */
   release(views: readonly View[]): void;
 }
@@ -91,16 +92,7 @@ export function createViewScorer(
    * Request words → their stems. Requests repeat their words (a word is in the whole request
    * and in its part), and across requests; stemming a word took longer than remembering it.
    */
-  const stems = new Map<string, string>();
-  const stemOf = (token: string): string => {
-    let found = stems.get(token);
-    if (found === undefined) {
-      if (stems.size >= STEM_MEMO_SIZE) stems.clear();
-      found = stem(token);
-      stems.set(token, found);
-    }
-    return found;
-  };
+  const stemOf = rememberingStem(STEM_MEMO_SIZE);
 
   /** Lookups by meaning left to the search being scored. */
   let meaningLookups = 0;
@@ -166,7 +158,7 @@ export function createViewScorer(
   };
 
   return {
-    score(texts: readonly string[]): View[] {
+    score(texts: readonly string[], contentWords?: string[]): View[] {
       meaningLookups = MAX_MEANING_LOOKUPS;
       const views = texts.map((_, slot): View => {
         pool[slot] ??= {
@@ -191,6 +183,7 @@ export function createViewScorer(
           if (entry === undefined) {
             entry = { token, stop, factors: texts.map(() => 0) };
             words.set(word, entry);
+            if (view === 0 && !stop) contentWords?.push(word);
           }
           entry.factors[view] = stop && hasContent ? STOPWORD_WEIGHT : 1;
         }

@@ -184,3 +184,20 @@ export function stem(word: string): string {
   result = step4(result);
   return step5(result);
 }
+
+/**
+ * {@link stem} with a memory of the last `size` words stemmed (it restarts when full): requests
+ * repeat their words, and stemming a word took longer than remembering it.
+ */
+export function rememberingStem(size: number): (word: string) => string {
+  const stems = new Map<string, string>();
+  return (word) => {
+    let found = stems.get(word);
+    if (found === undefined) {
+      if (stems.size >= size) stems.clear();
+      found = stem(word);
+      stems.set(word, found);
+    }
+    return found;
+  };
+}
