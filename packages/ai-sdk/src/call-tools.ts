@@ -15,8 +15,8 @@ import {
 } from '@tool-search/core';
 import type { Tool, ToolExecutionOptions } from 'ai';
 import type { CallState } from './call-state';
-import { deferredTool, nativeSearchTool } from './native-tools';
 import { lazyCallTool } from './lazy-tools';
+import { deferredTool, nativeSearchTool } from './native-tools';
 import { lastValue, sentAsLoaded, toMetaTool, withExecute } from './tool-set';
 
 /** A call in native mode: its provider, and the OpenAI definitions of tools by name. */

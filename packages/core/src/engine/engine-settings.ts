@@ -3,9 +3,9 @@
 // and how a thread id is keyed.
 import { clockOption, timeoutOption } from '../clock';
 import { optionsObject, ToolSearchError } from '../errors';
-import { checkNativeDeferralOptions } from '../native-deferral';
 import { type LearningInternals, learningInternals } from '../learning/learning';
 import { withLearning } from '../learning/with-learning';
+import { checkNativeDeferralOptions } from '../native-deferral';
 import { checkOptionNames, ENGINE_OPTION_NAMES, REQUEST_OPTION_NAMES } from '../option-names';
 import { keywordRankerOver } from '../ranking/keyword-ranker';
 import { checkRankerFactory } from '../ranking/ranker-answers';
