@@ -40,7 +40,12 @@ export { countMessageTokens, countPromptTokens, searchToolNames } from './prompt
 export type { ProviderCallFigures, ProviderRequestFigures } from './provider-figures';
 export { providerRequestFigures } from './provider-figures';
 export type { NativeProvider, ProviderRequest, ProviderToolDefinition } from './provider-requests';
-export { nativeProviders, openAIToolSearchName, planProviderCall, readProviderRequest } from './provider-requests';
+export {
+  nativeProviders,
+  openAIToolSearchName,
+  planProviderCall,
+  readProviderRequest,
+} from './provider-requests';
 export type { DemoRequest } from './requests';
 export { demoRequests } from './requests';
 export type { RunExampleRequestsOptions } from './run-example-requests';

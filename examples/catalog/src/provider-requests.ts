@@ -95,7 +95,9 @@ function readAnthropic(body: Json): { events: PlannerEvent[]; referred: string[]
   const names = new Map<string, string>();
   for (const message of records(body.messages)) {
     const blocks =
-      typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : records(message.content);
+      typeof message.content === 'string'
+        ? [{ type: 'text', text: message.content }]
+        : records(message.content);
     if (message.role === 'system') {
       for (const block of blocks) {
         const tool = isRecord(block.tool) ? block.tool : {};
@@ -118,7 +120,9 @@ function readAnthropic(body: Json): { events: PlannerEvent[]; referred: string[]
         });
       } else if (block.type === 'tool_result') {
         const parts =
-          typeof block.content === 'string' ? [{ type: 'text', text: block.content }] : records(block.content);
+          typeof block.content === 'string'
+            ? [{ type: 'text', text: block.content }]
+            : records(block.content);
         const references = parts
           .filter((part) => part.type === 'tool_reference')
           .map((part) => text(part.tool_name));
@@ -161,12 +165,14 @@ function readOpenAI(body: Json): { events: PlannerEvent[]; referred: ProviderToo
   const events: PlannerEvent[] = [];
   const referred: ProviderToolDefinition[] = [];
   const names = new Map<string, string>();
-  const input = typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : records(body.input);
+  const input =
+    typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : records(body.input);
   for (const item of input) {
     switch (item.type ?? 'message') {
       case 'message':
         if (item.role === 'user') events.push({ type: 'user', text: contentText(item.content) });
-        else if (item.role === 'assistant') events.push({ type: 'assistant', text: contentText(item.content) });
+        else if (item.role === 'assistant')
+          events.push({ type: 'assistant', text: contentText(item.content) });
         break;
       case 'function_call':
         names.set(text(item.call_id), text(item.name));

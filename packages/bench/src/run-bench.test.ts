@@ -38,6 +38,7 @@ const tiny: BenchConfig = {
   },
   steps: { size: 40, iterations: 5, warmup: 1, slowIterations: 2, redis: false },
   worstCase: { size: 2_100, queries: 10, runs: 1, nameLength: 9_000, seed: 1 },
+  native: { requests: ['book a table for two in Rome tomorrow at 8pm'] },
 };
 
 describe('pnpm bench, every suite on tiny data', () => {
@@ -163,6 +164,28 @@ describe('pnpm bench, every suite on tiny data', () => {
     expect(results.worstCase.at(-1)!.inputLength).toBe(9_000);
   });
 
+  it('runs each request natively and in the default mode, for Anthropic and OpenAI, from the recorded bodies', () => {
+    expect(results.native.map((row) => [row.provider, row.mode])).toEqual([
+      ['anthropic', 'default'],
+      ['anthropic', 'native'],
+      ['openai', 'default'],
+      ['openai', 'native'],
+    ]);
+    for (const provider of ['anthropic', 'openai']) {
+      const fallback = results.native.find((row) => row.provider === provider && row.mode === 'default')!;
+      const native = results.native.find((row) => row.provider === provider && row.mode === 'native')!;
+      // search, load, call, answer against search, call, answer.
+      expect(fallback.modelCallsPerRequest).toEqual([4]);
+      expect(native.modelCallsPerRequest).toEqual([3]);
+      expect(fallback.toolListChanges).toBe(1);
+      expect(native.toolListChanges).toBe(0);
+      expect(native.laterCalls).toBe(2);
+      expect(native.sameToolsAsDefault).toBe(1);
+      expect(fallback.toolDefinitionTokens).toBeGreaterThan(0);
+      expect(native.toolDefinitionTokens).toBeGreaterThan(0);
+    }
+  });
+
   it('writes the report with every section and a chart per figure', async () => {
     const charts = buildCharts(results);
     expect(charts.map((chart) => chart.file)).toEqual([
@@ -189,12 +212,17 @@ describe('pnpm bench, every suite on tiny data', () => {
       '## Time one agent step adds',
       '## Worst-case input',
       '## Tokens per step',
+      '## Provider-native deferred loading',
       '## Where a peer wins',
       '## Reproduce',
     ]) {
       expect(markdown).toContain(heading);
     }
     expect(markdown).toContain('### Real requests');
+    expect(markdown).toMatch(
+      /^Anthropic: one model call fewer than the default mode on 1 of 1 requests; the tools array never changed in the native mode \(default: 1 changes\)\.$/m,
+    );
+    expect(markdown).toContain('- **Provider-native deferred loading** (the demo');
     expect(markdown).toContain('**On real requests at 150 tools**');
     expect(markdown).toContain('![NDCG@10 per eval set](charts/quality-ndcg.svg)');
     expect(markdown).toContain('| @mastra/core | 1.71.0 |');

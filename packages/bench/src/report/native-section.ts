@@ -1,0 +1,77 @@
+import type { BenchResults } from '../run-bench';
+import type { NativeRow } from '../suites/native';
+import { integer, table } from './format';
+
+const providerTitle = (row: NativeRow) => (row.provider === 'anthropic' ? 'Anthropic' : 'OpenAI');
+const mean = (total: number, count: number) => (count === 0 ? 0 : total / count);
+const oneDecimal = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(1));
+
+/** The native and default rows of each provider, paired. */
+function pairs(rows: readonly NativeRow[]): { native: NativeRow; default: NativeRow }[] {
+  return rows
+    .filter((row) => row.mode === 'native')
+    .flatMap((native) => {
+      const fallback = rows.find((row) => row.provider === native.provider && row.mode === 'default');
+      return fallback ? [{ native, default: fallback }] : [];
+    });
+}
+
+/** Requests on which the native mode made exactly one model call fewer than the default mode. */
+const oneFewer = (pair: { native: NativeRow; default: NativeRow }) =>
+  pair.native.modelCallsPerRequest.filter(
+    (calls, index) => calls === (pair.default.modelCallsPerRequest[index] ?? 0) - 1,
+  ).length;
+
+/** One headline line for the native suite (none when it did not run). */
+export function nativeHeadline(results: BenchResults): string[] {
+  const paired = pairs(results.native ?? []);
+  if (paired.length === 0) return [];
+  const parts = paired.map(
+    (pair) =>
+      `${providerTitle(pair.native)} ${oneDecimal(mean(pair.native.modelCalls, pair.native.requests))} model calls per request (default ${oneDecimal(mean(pair.default.modelCalls, pair.default.requests))}), ` +
+      `${integer(mean(pair.native.toolDefinitionTokens, pair.native.modelCalls))} tool-definition tokens in context per call (default ${integer(mean(pair.default.toolDefinitionTokens, pair.default.modelCalls))}), ` +
+      `${pair.native.toolListChanges} tool-list changes (default ${pair.default.toolListChanges})`,
+  );
+  return [`**Provider-native deferred loading** (the demo's requests): ${parts.join('; ')}.`];
+}
+
+/** The report's section on provider-native deferred loading (nothing when it did not run). */
+export function nativeSection(results: BenchResults): string[] {
+  const rows = results.native ?? [];
+  if (rows.length === 0) return [];
+  const requests = rows[0]!.requests;
+  return [
+    '## Provider-native deferred loading',
+    '',
+    `The AI SDK example agent over the 224-tool example catalog, each of the demo\u2019s ${integer(requests)} requests run in the default mode (the catalog hidden by \`activeTools\`; \`search_tools\`, then \`load_tool\`, then the tool) and in the native mode (every catalog tool sent with the provider\u2019s \`defer_loading\`; \`search_tools\` refers the tools it found, callable in the same turn). ` +
+      'The provider package is the real one, talking to a local fake provider server that answers each call with the offline planner\u2019s decision on the body it received (what `pnpm demo -- --native anthropic|openai` prints). Every figure is read from the recorded request bodies. ' +
+      '**Tool-definition tokens in context**: the definitions of the tools array\u2019s undeferred tools and of the deferred tools the conversation referred (Anthropic `tool_reference` / `tool_addition`; OpenAI `tool_search_output` / `additional_tools`), in OpenAI function format, o200k; a deferred tool never referred is not in the context. ' +
+      '**Tool-list changes**: calls whose `tools` array differs from the previous call of the same request; each one invalidates the provider\u2019s cached prompt from the tools on.',
+    '',
+    table(
+      [
+        'provider',
+        'mode',
+        'model calls per request',
+        'tool-definition tokens in context per call',
+        'calls whose tool list changed',
+        'same tools called as the default mode',
+      ],
+      rows.map((row) => [
+        `${providerTitle(row)} (${row.model})`,
+        row.mode,
+        `${oneDecimal(mean(row.modelCalls, row.requests))} (${row.modelCallsPerRequest.join(' · ')})`,
+        integer(mean(row.toolDefinitionTokens, row.modelCalls)),
+        `${row.toolListChanges} of ${row.laterCalls}`,
+        `${row.sameToolsAsDefault} of ${row.requests}`,
+      ]),
+      'llrrrr',
+    ),
+    '',
+    ...pairs(rows).map(
+      (pair) =>
+        `${providerTitle(pair.native)}: one model call fewer than the default mode on ${oneFewer(pair)} of ${pair.native.requests} requests; ${pair.native.toolListChanges === 0 ? 'the tools array never changed in the native mode' : `the tools array changed ${pair.native.toolListChanges} times in the native mode`} (default: ${pair.default.toolListChanges} changes).`,
+    ),
+    '',
+  ];
+}
