@@ -85,6 +85,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
   });
 
   const metaTools = createMetaToolDefinitions({ autoLoad });
+  const instructions = toolSearchInstructions({ autoLoad });
   const parts: RequestEngineParts<TTool, TContext> = {
     settings,
     staticCatalog,
@@ -97,13 +98,14 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
     signer,
     metaTools,
     offeredMetaNames: metaTools.map((tool) => tool.name),
+    instructions,
     emit,
   };
   let disposed = false;
 
   return {
     metaTools,
-    instructions: toolSearchInstructions({ autoLoad }),
+    instructions,
     catalogSize: staticCatalog.size,
 
     startRequest(requestOptions) {

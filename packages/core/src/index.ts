@@ -29,6 +29,13 @@ export {
   SEARCH_TOOLS_NAME,
   toolSearchInstructions,
 } from './meta-tools';
+export type {
+  NativeDeferralOptions,
+  NativeModeDecision,
+  NativeModeReason,
+  NativeProvider,
+} from './native-deferral';
+export { decideNativeMode, nativeProviderOf } from './native-deferral';
 export type { OptionNames, OptionNamesOf } from './option-names';
 export {
   checkOptionNames,
@@ -77,6 +84,7 @@ export type {
   MaybePromise,
   MetaToolCallOptions,
   MetaToolDefinition,
+  NativePlan,
   Ranker,
   RankerFactory,
   ReplacedHook,

@@ -102,7 +102,7 @@ describe('unknown option names: the other factories of the core', () => {
       'unknown option `threadID` of startRequest; did you mean `threadId`?',
     );
     expect(invalidOptionsMessage(() => engine.startRequest({ alwaysOn: [], tools: [] } as never))).toMatch(
-      /^unknown option `tools` of startRequest; its options are threadId, requestContext, alwaysOn, requestTools$/,
+      /^unknown option `tools` of startRequest; its options are threadId, requestContext, alwaysOn, requestTools, native$/,
     );
     expect(engine.startRequest({ threadId: 't', requestContext: undefined }).threadId).toBe('t');
     engine.dispose();

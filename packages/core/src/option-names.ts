@@ -44,6 +44,7 @@ export const REQUEST_OPTION_NAMES = {
   requestContext: true,
   alwaysOn: true,
   requestTools: true,
+  native: { provider: true, modelProvider: true },
 } as const satisfies OptionNamesOf<RequestOptions>;
 
 /**

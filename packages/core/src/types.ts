@@ -1,3 +1,5 @@
+import type { NativeDeferralOptions, NativeModeReason, NativeProvider } from './native-deferral';
+
 /**
  * The engine's contracts. Every adapter codes against these types; nothing here
  * knows a framework. Implementations live in their own files.
@@ -192,6 +194,12 @@ export interface SearchToolsOutput {
   readonly loaded?: readonly string[];
   /** With autoLoad, when some were loaded before this search: those names (as `load_tool` reports them). */
   readonly alreadyLoaded?: readonly string[];
+  /**
+   * Native mode: the tools this search refers to the provider (those of `loaded` that are catalog
+   * or request tools), for the adapter to send as the provider's tool references. Callable from
+   * the model's next step, with no `load_tool` round trip.
+   */
+  readonly referred?: readonly string[];
   /** Present when a signing secret is set: proves the result came from this engine. */
   readonly receipt?: string;
 }
@@ -315,6 +323,20 @@ export type ToolSearchEvent =
        */
       readonly type: 'hook-replaced';
       readonly hook: ReplacedHook;
+    })
+  | (EventBase & {
+      /**
+       * The mode a request runs in, once per request that asked for native deferral
+       * (`RequestOptions.native`): `'native'` with the provider whose wire shapes the adapter
+       * uses, or `'default'` (today's tool list that grows with each load) when the model's
+       * provider has no client-side deferred loading.
+       */
+      readonly type: 'mode';
+      readonly mode: 'native' | 'default';
+      readonly provider: NativeProvider | undefined;
+      /** The model's provider id the adapter passed (`native.modelProvider`), if any. */
+      readonly modelProvider: string | undefined;
+      readonly reason: NativeModeReason;
     });
 
 /** An adapter's hook that the app replaced (see the `hook-replaced` event). */
@@ -393,6 +415,12 @@ export interface RequestOptions<TTool = unknown, TContext = unknown> {
    * a request (its index is cached by the identity of its tool objects).
    */
   readonly requestTools?: readonly CatalogEntry<TTool>[];
+  /**
+   * Ask for the provider's native deferred loading (see docs/native-deferral.md): the request
+   * then offers `search_tools` alone, which loads what it finds and lists it under `referred`,
+   * its plans carry `native`, and a `mode` event says which mode it runs in.
+   */
+  readonly native?: NativeDeferralOptions;
 }
 
 export interface StepInput {
@@ -413,6 +441,20 @@ export interface StepPlan<TTool = unknown> {
   readonly loaded: readonly CatalogEntry<TTool>[];
   /** True when load state could not be read (store down): only meta-tools and always-on tools are visible. */
   readonly degraded: boolean;
+  /** Native mode only: what the adapter sends beyond the unchanged tool list. */
+  readonly native?: NativePlan;
+}
+
+/** The native-mode part of a step plan. */
+export interface NativePlan {
+  readonly provider: NativeProvider;
+  /**
+   * The tools the thread had loaded when the request began (its first plan; still allowed
+   * `'load'` and `'active'`), in load order, the same list on every step of the request: the
+   * adapter adds them mid-conversation (Anthropic `tool_addition`, OpenAI `additional_tools`),
+   * never to the tool list.
+   */
+  readonly restore: readonly string[];
 }
 
 /** Options of one meta-tool call (`searchTools`, `loadTool`). */
@@ -446,6 +488,15 @@ export interface GuardDecision {
 /** One request (one generate/stream/invoke call) of one thread. */
 export interface ToolSearchRequest<TTool = unknown> {
   readonly threadId: string;
+  /** The provider whose native deferred loading this request uses; undefined in the default mode. */
+  readonly native: NativeProvider | undefined;
+  /**
+   * The meta-tools this request offers: the engine's, or in native mode `search_tools` alone
+   * (as under autoLoad: it loads, and refers, what it finds).
+   */
+  readonly metaTools: readonly MetaToolDefinition[];
+  /** The system-prompt paragraph for this request's meta-tools (the engine's, or autoLoad's in native mode). */
+  readonly instructions: string;
   /** Called before each model step. */
   prepareStep(input?: StepInput): Promise<StepPlan<TTool>>;
   searchTools(input: unknown, options?: MetaToolCallOptions): Promise<SearchToolsOutput>;

@@ -3,6 +3,7 @@
 // and how a thread id is keyed.
 import { clockOption, timeoutOption } from '../clock';
 import { optionsObject, ToolSearchError } from '../errors';
+import { checkNativeDeferralOptions } from '../native-deferral';
 import { checkOptionNames, ENGINE_OPTION_NAMES, REQUEST_OPTION_NAMES } from '../option-names';
 import { keywordRankerOver } from '../ranking/keyword-ranker';
 import { checkRankerFactory } from '../ranking/ranker-answers';
@@ -112,6 +113,7 @@ export function checkRequestOptions<TTool, TContext>(
       );
     }
   }
+  checkNativeDeferralOptions(given.native);
   return given;
 }
 

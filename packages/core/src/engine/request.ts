@@ -3,6 +3,8 @@
 import { abortable } from '../abortable';
 import type { Catalog } from '../catalog';
 import type { ReceiptSigner } from '../context-state';
+import { createMetaToolDefinitions, toolSearchInstructions } from '../meta-tools';
+import { decideNativeMode } from '../native-deferral';
 import type {
   CatalogEntry,
   MetaToolCallOptions,
@@ -44,6 +46,8 @@ export interface RequestEngineParts<TTool, TContext> {
   readonly signer: ReceiptSigner | undefined;
   readonly metaTools: readonly MetaToolDefinition[];
   readonly offeredMetaNames: readonly string[];
+  /** The engine's system-prompt paragraph for its meta-tools. */
+  readonly instructions: string;
   readonly emit: (event: ToolSearchEvent) => void;
 }
 
@@ -52,9 +56,32 @@ export function createRequest<TTool, TContext>(
   engine: RequestEngineParts<TTool, TContext>,
   requestOptions: RequestOptions<TTool, TContext>,
 ): ToolSearchRequest<TTool> {
-  const { settings, staticCatalog, store, memory, signer, metaTools, offeredMetaNames, emit } = engine;
-  const { clock, autoLoad, maxLoadedTools } = settings;
+  const { settings, staticCatalog, store, memory, signer, emit } = engine;
+  const { clock, maxLoadedTools } = settings;
   const threadId = normalizeThreadId(requestOptions.threadId);
+
+  // Native mode is autoLoad for this request: search_tools loads (and refers) what it finds, and
+  // load_tool is not offered (docs/native-deferral.md).
+  const mode = requestOptions.native ? decideNativeMode(requestOptions.native) : undefined;
+  const native = mode?.provider;
+  const autoLoad = settings.autoLoad || native !== undefined;
+  const metaTools =
+    native === undefined || settings.autoLoad
+      ? engine.metaTools
+      : createMetaToolDefinitions({ autoLoad: true });
+  const offeredMetaNames =
+    metaTools === engine.metaTools ? engine.offeredMetaNames : metaTools.map((tool) => tool.name);
+  if (mode) {
+    emit({
+      type: 'mode',
+      threadId,
+      time: clock.now(),
+      mode: mode.mode,
+      provider: mode.provider,
+      modelProvider: requestOptions.native?.modelProvider,
+      reason: mode.reason,
+    });
+  }
 
   const tools = resolveRequestTools({
     threadId,
@@ -115,6 +142,7 @@ export function createRequest<TTool, TContext>(
       topK: settings.topK,
       minScore: settings.minScore,
       autoLoad,
+      refers: native !== undefined,
       maxLoadedTools,
       tools,
       filter,
@@ -164,9 +192,24 @@ export function createRequest<TTool, TContext>(
   let catalogInstructions: (() => Promise<string | undefined>) | undefined;
   const listingOf = () => (catalogInstructions ??= createCatalogListing({ autoLoad, tools, filter }));
 
+  // The thread's loads when the request began, listed on every plan of a native request.
+  let restore: readonly string[] | undefined;
+  const prepareStep: ToolSearchRequest<TTool>['prepareStep'] =
+    native === undefined
+      ? planner.prepareStep
+      : async (input) => {
+          const plan = await planner.prepareStep(input);
+          restore ??= plan.loaded.map((entry) => entry.descriptor.name);
+          return { ...plan, native: { provider: native, restore } };
+        };
+
   return {
     threadId,
-    prepareStep: planner.prepareStep,
+    native,
+    metaTools,
+    instructions:
+      metaTools === engine.metaTools ? engine.instructions : toolSearchInstructions({ autoLoad: true }),
+    prepareStep,
     searchTools: (input: unknown, options?: MetaToolCallOptions) =>
       abortable(options?.signal, (signal) => searchToolsOf()(input, signal)),
     loadTool: (input: unknown, options?: MetaToolCallOptions) =>

@@ -22,6 +22,8 @@ export interface SearchToolsOptions<TTool> {
   readonly topK: number;
   readonly minScore: number;
   readonly autoLoad: boolean;
+  /** Native mode (autoLoad on): what a search loads is also listed under `referred`. */
+  readonly refers: boolean;
   readonly maxLoadedTools: number | undefined;
   readonly tools: RequestTools<TTool>;
   readonly filter: RequestFilter<TTool>;
@@ -36,7 +38,7 @@ export interface SearchToolsOptions<TTool> {
 }
 
 export function createSearchTools<TTool>(options: SearchToolsOptions<TTool>): SearchTools {
-  const { threadId, topK, minScore, autoLoad, maxLoadedTools, tools, filter, searchRanker } = options;
+  const { threadId, topK, minScore, autoLoad, refers, maxLoadedTools, tools, filter, searchRanker } = options;
   const { loadCanonical, hooks, currentPlan, sign, clock, emit } = options;
   const { staticCatalog, requestCatalog, totalSize, alwaysOnNames } = tools;
   const now = () => clock.now();
@@ -148,6 +150,8 @@ export function createSearchTools<TTool>(options: SearchToolsOptions<TTool>): Se
       message,
       loaded,
       ...(alreadyLoaded.length > 0 ? { alreadyLoaded } : {}),
+      // An always-on tool is sent undeferred: there is nothing to refer.
+      ...(refers ? { referred: [...loaded] } : {}),
     };
     return sign(SEARCH_TOOLS_NAME, output);
   }
