@@ -53,7 +53,7 @@ export interface NativeComparisonOptions {
 const providerModels: Readonly<Record<NativeProvider, { readonly label: string; readonly modelId: string }>> =
   {
     anthropic: { label: '@ai-sdk/anthropic', modelId: 'claude-haiku-4-5' },
-    openai: { label: '@ai-sdk/openai (Responses API)', modelId: 'gpt-5-mini' },
+    openai: { label: '@ai-sdk/openai', modelId: 'gpt-5-mini' },
   };
 
 /**

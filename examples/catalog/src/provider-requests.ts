@@ -12,6 +12,7 @@
  */
 import type { JsonSchemaObject } from './catalog';
 import { type PlannerAction, type PlannerEvent, type PlannerTool, planNextStep } from './planner';
+import { parseArguments } from './trace';
 
 /** The two providers whose deferred loading the native demo drives. */
 export const nativeProviders = ['anthropic', 'openai'] as const;
@@ -50,16 +51,6 @@ const records = (value: unknown): Json[] => (Array.isArray(value) ? value.filter
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 const schema = (value: unknown): JsonSchemaObject | undefined =>
   isRecord(value) ? (value as JsonSchemaObject) : undefined;
-
-/** A tool call's arguments as the model wrote them: the JSON parsed, else the text. */
-function parseArguments(value: unknown): unknown {
-  if (typeof value !== 'string') return value;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return value;
-  }
-}
 
 /** The text of content given as a string or as text parts (`text`, `input_text`, `output_text`). */
 function contentText(content: unknown): string {
