@@ -97,7 +97,7 @@ export async function runNativeComparison(options: NativeComparisonOptions): Pro
   const actions: string[] = [];
   const server = await startFakeProviderServer({
     script: (recorded) => {
-      const request = readProviderRequest(provider, recorded.body);
+      const request = readProviderRequest(provider, recorded.body, { servedItems: recorded.servedItems });
       const action = planProviderCall(request);
       actions.push(describeAction(action));
       return toReply(action, request);

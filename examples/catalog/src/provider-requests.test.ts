@@ -182,6 +182,39 @@ describe('readProviderRequest: OpenAI Responses', () => {
     });
     expect(second.inContext.map((tool) => tool.name)).toEqual(['tool_search', forecast.name]);
     expect(calledTools(planProviderCall(second))).toEqual([forecast.name]);
+
+    // The same call sent as a reference to the item the server answered with (`store` on).
+    const served = new Map([
+      [
+        'ts_1',
+        {
+          type: 'tool_search_call',
+          id: 'ts_1',
+          call_id: 'call-1',
+          execution: 'client',
+          arguments: { query: request },
+        },
+      ],
+    ]);
+    const referenced = readProviderRequest(
+      'openai',
+      {
+        tools,
+        input: [
+          { role: 'user', content: request },
+          { type: 'item_reference', id: 'ts_1' },
+          {
+            type: 'tool_search_output',
+            call_id: 'call-1',
+            execution: 'client',
+            tools: [openAITool(forecast, true)],
+          },
+        ],
+      },
+      { servedItems: served },
+    );
+    expect(referenced.events).toEqual(second.events);
+    expect(calledTools(planProviderCall(referenced))).toEqual([forecast.name]);
   });
 });
 

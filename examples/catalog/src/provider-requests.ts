@@ -152,13 +152,22 @@ function readOpenAITools(body: Json): ProviderToolDefinition[] {
   });
 }
 
-function readOpenAI(body: Json): { events: PlannerEvent[]; referred: ProviderToolDefinition[] } {
+function readOpenAI(
+  body: Json,
+  servedItems: ReadonlyMap<string, unknown> | undefined,
+): { events: PlannerEvent[]; referred: ProviderToolDefinition[] } {
   const events: PlannerEvent[] = [];
   const referred: ProviderToolDefinition[] = [];
   const names = new Map<string, string>();
   const input =
     typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : records(body.input);
-  for (const item of input) {
+  // With `store` on, @ai-sdk/openai sends an item the server answered before as a reference to its id.
+  const resolve = (item: Json): Json => {
+    if (item.type !== 'item_reference') return item;
+    const served = servedItems?.get(text(item.id));
+    return isRecord(served) ? served : item;
+  };
+  for (const item of input.map(resolve)) {
     switch (item.type ?? 'message') {
       case 'message':
         if (item.role === 'user') events.push({ type: 'user', text: contentText(item.content) });
@@ -214,8 +223,15 @@ function readOpenAI(body: Json): { events: PlannerEvent[]; referred: ProviderToo
   return { events, referred };
 }
 
-/** Reads a request body that the provider package sent (parsed JSON). */
-export function readProviderRequest(provider: NativeProvider, body: unknown): ProviderRequest {
+/**
+ * Reads a request body that the provider package sent (parsed JSON). `servedItems`: the OpenAI
+ * output items answered before, by id, for the `item_reference` items of `input`.
+ */
+export function readProviderRequest(
+  provider: NativeProvider,
+  body: unknown,
+  options: { readonly servedItems?: ReadonlyMap<string, unknown> } = {},
+): ProviderRequest {
   const json = isRecord(body) ? body : {};
   const tools = provider === 'anthropic' ? readAnthropicTools(json) : readOpenAITools(json);
   const plain = ({ deferred: _, ...tool }: ProviderToolDefinition): PlannerTool => tool;
@@ -236,7 +252,7 @@ export function readProviderRequest(provider: NativeProvider, body: unknown): Pr
       add(tool && plain(tool));
     }
   } else {
-    const read = readOpenAI(json);
+    const read = readOpenAI(json, options.servedItems);
     events = read.events;
     // OpenAI's items carry the definitions themselves.
     for (const tool of read.referred) add(plain(tool));
