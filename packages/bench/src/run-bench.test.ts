@@ -47,7 +47,7 @@ describe('pnpm bench, every suite on tiny data', () => {
   beforeAll(async () => {
     results = await runBench(tiny);
     labels = results.systems.map((system) => system.label);
-  }, 60_000);
+  }, 120_000);
 
   it('ranks the queries with every system and scores them per set and split', () => {
     expect(labels).toEqual(
