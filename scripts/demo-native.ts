@@ -40,6 +40,14 @@ function columns(
   );
 }
 
+/** Tool names, the first three and how many more (a search refers up to topK tools). */
+const listed = (names: readonly string[]) =>
+  names.length === 0
+    ? '(none)'
+    : names.length <= 3
+      ? names.join(', ')
+      : `${names.slice(0, 3).join(', ')} +${names.length - 3} more`;
+
 /** One request: each model call of each mode, what the model did, what its context held. */
 export function renderNativeRequest(row: NativeComparisonRow, style: Style): string {
   const lines = [style.bold(`"${row.request}"`)];
@@ -52,7 +60,7 @@ export function renderNativeRequest(row: NativeComparisonRow, style: Style): str
         index === 0 ? run.mode : '',
         String(index + 1),
         run.actions[index] ?? '',
-        call.inContext.join(', ') || '(none)',
+        listed(call.inContext),
         number(call.toolDefinitionTokens),
         index === 0
           ? `${plural(call.toolsSent, 'tool')}`
