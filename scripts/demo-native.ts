@@ -17,6 +17,13 @@ const providerTitles: Readonly<Record<NativeProvider, string>> = {
   openai: 'OpenAI',
 };
 
+/** How the native mode's search brings the found tools in, per provider. */
+const nativeSearch: Readonly<Record<NativeProvider, string>> = {
+  anthropic: 'search_tools refers the found tools (tool_reference blocks in its result)',
+  openai:
+    "the search is OpenAI's client-executed tool_search (ours behind it), answered with the found tools' definitions",
+};
+
 const number = (value: number) => value.toLocaleString('en-US');
 const perCall = (figures: ProviderRequestFigures) =>
   figures.modelCalls === 0 ? 0 : Math.round(figures.toolDefinitionTokens / figures.modelCalls);
@@ -179,7 +186,7 @@ export async function runNativeDemo(options: {
       `Model: the offline planner (a stand-in for an LLM) behind the real ${comparison.model}, which talks to a local\n` +
         `fake ${title} server on a loopback port: each call is answered with the planner's decision on the body it\n` +
         'received (no key, no network). Default mode: search_tools, load_tool, then the tool (a new tools array).\n' +
-        'Native: every catalog tool is sent deferred; search_tools refers the found tools, callable in the same turn.',
+        `Native: every catalog tool is sent deferred; ${nativeSearch[provider]}, callable from the next step.`,
     ),
   );
   console.log('');

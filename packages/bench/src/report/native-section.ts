@@ -73,5 +73,15 @@ export function nativeSection(results: BenchResults): string[] {
         `${providerTitle(pair.native)}: one model call fewer than the default mode on ${oneFewer(pair)} of ${pair.native.requests} requests; ${pair.native.toolListChanges === 0 ? 'the tools array never changed in the native mode' : `the tools array changed ${pair.native.toolListChanges} times in the native mode`} (default: ${pair.default.toolListChanges} changes).`,
     ),
     '',
+    ...(pairs(rows).some(
+      (pair) =>
+        mean(pair.native.toolDefinitionTokens, pair.native.modelCalls) >
+        mean(pair.default.toolDefinitionTokens, pair.default.modelCalls),
+    )
+      ? [
+          'The native mode\u2019s context holds more definitions per call: `search_tools` refers every result the filter allows (`search.topK`, at most `maxLoadedTools`), where the default mode loads only the tool the model chose. They come after the cached prefix (in the search\u2019s result), and the tools array, the front of that prefix, stays the same.',
+          '',
+        ]
+      : []),
   ];
 }
