@@ -8,6 +8,8 @@
 import {
   type CatalogEntry,
   checkThreadId,
+  type NativeDeferralOptions,
+  type NativePlan,
   normalizeThreadId,
   type ReplacedHook,
   ToolSearchError,
@@ -58,6 +60,8 @@ export interface CallState {
   noteToolChoice(none: boolean): void;
   /** Whether `name` is visible in the step planned last. */
   isVisible(name: string): boolean;
+  /** Native mode: the native part of the step planned last (undefined before a plan, and in the default mode). */
+  nativePlan(): NativePlan | undefined;
   /** The request whose plan is the current step's (undefined before a plan). */
   planned(): ToolSearchRequest<Tool> | undefined;
   /** Whether the app's prepareStep replaced ours (the SDK no longer sends the tools we choose). */
@@ -72,12 +76,15 @@ export function createCallState<REQUEST_CONTEXT>(
   binding: CallBinding<REQUEST_CONTEXT>,
   callOptions: ToolSearchCallOptions<REQUEST_CONTEXT>,
   requestEntries: readonly CatalogEntry<Tool>[] | undefined,
+  /** The call's native deferral, as the engine is asked for it (undefined when the tool search has none). */
+  native?: NativeDeferralOptions,
 ): CallState {
   const { engine, alwaysOnEntries, contextStorage } = binding;
   // One request per call. It starts at the call's first step (when the runtime context is
   // known) or, for approved tool calls the SDK replays before its first step, at that call.
   let request: ToolSearchRequest<Tool> | undefined;
   let visible: ReadonlySet<string> | undefined;
+  let nativePlan: NativePlan | undefined;
   /** The request whose plan `visible` is (the one that guards this step's calls). */
   let planned: ToolSearchRequest<Tool> | undefined;
   /**
@@ -128,6 +135,7 @@ export function createCallState<REQUEST_CONTEXT>(
       requestContext,
       alwaysOn: alwaysOnEntries,
       requestTools: requestEntries,
+      ...(native === undefined ? {} : { native }),
     });
     request = started;
     visible = undefined;
@@ -144,6 +152,7 @@ export function createCallState<REQUEST_CONTEXT>(
       ...(modelStep ? {} : { modelStep }),
     });
     visible = new Set(plan.visible);
+    nativePlan = plan.native;
     planned = current;
     return plan.visible;
   };
@@ -201,6 +210,7 @@ export function createCallState<REQUEST_CONTEXT>(
       noToolChoice = none;
     },
     isVisible: (name) => visible?.has(name) === true,
+    nativePlan: () => nativePlan,
     planned: () => planned,
     stepsReplaced: () => stepsReplaced,
     /**

@@ -4,10 +4,27 @@
  * step runs only if the engine allows it). Reads and updates the call's state only through
  * its functions (call-state.ts).
  */
-import { type CatalogEntry, isMetaToolName, LOAD_TOOL_NAME, type ToolSearchEngine } from '@tool-search/core';
+import {
+  type CatalogEntry,
+  isMetaToolName,
+  LOAD_TOOL_NAME,
+  type MetaToolDefinition,
+  type NativeProvider,
+  type SearchToolsOutput,
+  type ToolSearchEngine,
+} from '@tool-search/core';
 import type { Tool, ToolExecutionOptions } from 'ai';
 import type { CallState } from './call-state';
+import { deferredTool, nativeSearchTool } from './native-tools';
 import { lastValue, sentAsLoaded, toMetaTool, withExecute } from './tool-set';
+
+/** A call in native mode: its provider, and the OpenAI definitions of tools by name. */
+export interface NativeCallTools {
+  readonly provider: NativeProvider;
+  /** The meta-tools the request offers (search_tools alone). */
+  readonly metaTools: readonly MetaToolDefinition[];
+  readonly definitionsOf: (names: readonly string[]) => Record<string, unknown>[];
+}
 
 export interface CallTools {
   /** Every tool of the call, by name. */
@@ -23,8 +40,11 @@ export function createCallTools<REQUEST_CONTEXT>(parts: {
   readonly alwaysOnNames: readonly string[];
   readonly requestEntries: readonly CatalogEntry<Tool>[] | undefined;
   readonly state: CallState;
+  /** Native mode: every catalog and request tool is sent deferred, and search_tools refers what it finds. */
+  readonly native?: NativeCallTools;
 }): CallTools {
-  const { engine, catalogTools, alwaysOnTools, alwaysOnNames, requestEntries, state } = parts;
+  const { engine, catalogTools, alwaysOnTools, alwaysOnNames, requestEntries, state, native } = parts;
+  const metaTools = native?.metaTools ?? engine.metaTools;
   // The catalog and request tools of this call, by name (an always-on tool is not loaded).
   const loadableNames = new Set(
     [
@@ -62,32 +82,43 @@ export function createCallTools<REQUEST_CONTEXT>(parts: {
       })();
     };
 
-  /** A catalog or request tool as sent once loaded (never deferred), its `execute` guarded. */
+  /**
+   * A catalog or request tool as sent once loaded (never deferred), or in native mode as sent
+   * always (deferred by its provider), its `execute` guarded.
+   */
   const guardTool = (name: string, tool: Tool): Tool => {
-    const sent = sentAsLoaded(tool);
+    const sent = native === undefined ? sentAsLoaded(tool) : deferredTool(tool, native.provider);
     return typeof sent.execute === 'function'
       ? withExecute(sent, guardedExecute(name, tool, tool.execute!))
       : sent;
   };
   const tools = new Map<string, Tool>();
   // With autoLoad, search_tools loads what it finds; without, only load_tool loads.
-  const autoLoad = !engine.metaTools.some((definition) => definition.name === LOAD_TOOL_NAME);
-  for (const definition of engine.metaTools) {
+  const autoLoad = !metaTools.some((definition) => definition.name === LOAD_TOOL_NAME);
+  for (const definition of metaTools) {
     const loadsState = definition.name === LOAD_TOOL_NAME || autoLoad;
+    const execute = async (input: unknown, executionOptions: ToolExecutionOptions<unknown>) => {
+      state.noteSignal(executionOptions?.abortSignal);
+      state.noteStep(executionOptions?.messages, executionOptions?.toolCallId);
+      const active = await state.current(executionOptions?.messages);
+      state.checkReplayContext(definition.name);
+      if (loadsState) state.checkReplayThread(definition.name);
+      // Aborting the call ends a slow search or load at once, with the signal's reason.
+      const options = { signal: executionOptions?.abortSignal };
+      return definition.name === LOAD_TOOL_NAME
+        ? active.loadTool(input, options)
+        : active.searchTools(input, options);
+    };
     tools.set(
       definition.name,
-      toMetaTool(definition, async (input, executionOptions) => {
-        state.noteSignal(executionOptions?.abortSignal);
-        state.noteStep(executionOptions?.messages, executionOptions?.toolCallId);
-        const active = await state.current(executionOptions?.messages);
-        state.checkReplayContext(definition.name);
-        if (loadsState) state.checkReplayThread(definition.name);
-        // Aborting the call ends a slow search or load at once, with the signal's reason.
-        const options = { signal: executionOptions?.abortSignal };
-        return definition.name === LOAD_TOOL_NAME
-          ? active.loadTool(input, options)
-          : active.searchTools(input, options);
-      }),
+      native === undefined || definition.name === LOAD_TOOL_NAME
+        ? toMetaTool(definition, execute)
+        : nativeSearchTool({
+            provider: native.provider,
+            definition,
+            execute: execute as (...args: Parameters<typeof execute>) => Promise<SearchToolsOutput>,
+            definitionsOf: native.definitionsOf,
+          }),
     );
   }
   // Always-on tools go through the guard too (never filtered, they are always allowed): the SDK

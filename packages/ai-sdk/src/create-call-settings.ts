@@ -1,19 +1,32 @@
 import {
   type CatalogEntry,
   checkThreadId,
+  createMetaToolDefinitions,
+  decideNativeMode,
   isAbortSignal,
   type LoadToolInput,
   type LoadToolOutput,
+  type NativeDeferralOptions,
   type SearchToolsInput,
   type SearchToolsOutput,
+  type ToolDescriptor,
   type ToolSearchEngine,
   ToolSearchError,
+  toolSearchInstructions,
 } from '@tool-search/core';
-import type { PrepareStepFunction, PrepareStepResult, Tool, ToolCallRepairFunction, ToolSet } from 'ai';
+import type {
+  LanguageModel,
+  PrepareStepFunction,
+  PrepareStepResult,
+  Tool,
+  ToolCallRepairFunction,
+  ToolSet,
+} from 'ai';
 import { createCallPrepareStep } from './call-prepare-step';
 import { createCallRepair } from './call-repair';
 import { createCallState } from './call-state';
 import { createCallTools } from './call-tools';
+import { openaiDefinition } from './native-tools';
 import type { WarnedHooks } from './replaced-hooks';
 import { ownTools, toCatalogEntry } from './to-catalog-entry';
 import { toToolSet } from './tool-set';
@@ -71,6 +84,17 @@ export interface ToolSearchCallOptions<
    * signal the SDK hands its tools is used without it.
    */
   readonly abortSignal?: AbortSignal | null;
+  /**
+   * The call's model. Read with `createToolSearch({ native: 'auto' })`, which needs it: its
+   * provider id decides whether the call uses the provider's native deferred loading.
+   */
+  readonly model?: LanguageModel;
+  /**
+   * Native mode: your own messages hold system messages on purpose (the AI SDK's
+   * `allowSystemInMessages`). Native mode's settings turn the SDK's flag on for tool search's own
+   * tool-addition message, and its prepareStep refuses any other system message unless this is true.
+   */
+  readonly allowSystemInMessages?: boolean;
 }
 
 /**
@@ -104,6 +128,12 @@ export interface ToolSearchCallSettings<TOOLSET extends ToolSet> {
    * and load it first; the rest goes to the `repairToolCall` given to `forCall`, if any.
    */
   readonly repairToolCall: ToolCallRepairFunction<TOOLSET>;
+  /**
+   * Native mode only: `true`, for the system message that brings earlier loads back (the SDK's
+   * streamText checks each step's messages); tool search's prepareStep refuses any other system
+   * message unless `forCall` was given `allowSystemInMessages: true`.
+   */
+  readonly allowSystemInMessages?: boolean;
 }
 
 /** What every call of one `createToolSearch` shares. */
@@ -123,6 +153,10 @@ export interface CallBinding<REQUEST_CONTEXT> {
   readonly instructions: string | undefined;
   /** The hooks a call of this tool search was found to have replaced, warned about once each. */
   readonly warned: WarnedHooks;
+  /** `createToolSearch`'s `native` option (undefined: off). */
+  readonly native: NativeDeferralOptions['provider'] | undefined;
+  /** The catalog's descriptors by name (what native mode's OpenAI definitions are made of). */
+  readonly descriptors: ReadonlyMap<string, ToolDescriptor>;
 }
 
 /**
@@ -148,13 +182,23 @@ export function createCallSettings<REQUEST_CONTEXT>(
       ? undefined
       : ownTools(callOptions.requestTools, 'requestTools').map(([name, tool]) => toCatalogEntry(name, tool));
 
-  const state = createCallState(binding, callOptions, requestEntries);
-  const prepareStep = createCallPrepareStep({
-    state,
-    givenSignal,
-    instructions: binding.instructions,
-    userPrepareStep,
-  });
+  const nativeOptions = nativeOptionsOf(binding.native, callOptions.model);
+  const provider = nativeOptions === undefined ? undefined : decideNativeMode(nativeOptions).provider;
+  const definitionsOf = (names: readonly string[]) => {
+    const requestDescriptors = new Map(
+      (requestEntries ?? []).map((entry) => [entry.descriptor.name, entry.descriptor]),
+    );
+    return names.flatMap((name) => {
+      const descriptor = requestDescriptors.get(name) ?? binding.descriptors.get(name);
+      return descriptor === undefined ? [] : [openaiDefinition(descriptor)];
+    });
+  };
+  const native =
+    provider === undefined
+      ? undefined
+      : { provider, metaTools: createMetaToolDefinitions({ autoLoad: true }), definitionsOf };
+
+  const state = createCallState(binding, callOptions, requestEntries, nativeOptions);
   const { tools, loadableNames } = createCallTools({
     engine,
     catalogTools,
@@ -162,6 +206,30 @@ export function createCallSettings<REQUEST_CONTEXT>(
     alwaysOnNames,
     requestEntries,
     state,
+    ...(native === undefined ? {} : { native }),
+  });
+  const allNames = [...tools.keys()];
+  const prepareStep = createCallPrepareStep({
+    state,
+    givenSignal,
+    instructions:
+      native === undefined || binding.instructions === undefined
+        ? binding.instructions
+        : toolSearchInstructions({ autoLoad: true }),
+    userPrepareStep,
+    ...(native === undefined
+      ? {}
+      : {
+          native: {
+            provider: native.provider,
+            allNames,
+            definitionsOf,
+            allowSystemInMessages: optionalBoolean(
+              callOptions.allowSystemInMessages,
+              'allowSystemInMessages',
+            ),
+          },
+        }),
   });
   const repairToolCall = createCallRepair({
     state,
@@ -171,13 +239,51 @@ export function createCallSettings<REQUEST_CONTEXT>(
     userRepair,
   });
 
+  const first = native === undefined ? firstStep : allNames;
   return {
     tools: toToolSet(tools) as ToolSet,
-    activeTools: [...firstStep] as Array<ToolName<ToolSet>>,
-    toolOrder: [...firstStep] as Array<ToolName<ToolSet>>,
+    activeTools: [...first] as Array<ToolName<ToolSet>>,
+    toolOrder: [...first] as Array<ToolName<ToolSet>>,
     prepareStep,
     repairToolCall,
+    ...(native === undefined ? {} : { allowSystemInMessages: true }),
   };
+}
+
+/** An optional boolean option of `forCall` (absent: false). */
+function optionalBoolean(value: unknown, name: string): boolean {
+  if (value === undefined || value === null) return false;
+  if (typeof value !== 'boolean') {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      `forCall's ${name} must be true or false, got ${typeof value}`,
+    );
+  }
+  return value;
+}
+
+/**
+ * The native deferral one call asks the engine for: none without the option; `'auto'` reads the
+ * provider id of the call's model, which `forCall` must then be given.
+ */
+function nativeOptionsOf(
+  native: NativeDeferralOptions['provider'] | undefined,
+  model: LanguageModel | undefined,
+): NativeDeferralOptions | undefined {
+  if (native === undefined) return undefined;
+  const modelProvider =
+    model !== null &&
+    typeof model === 'object' &&
+    typeof (model as { provider?: unknown }).provider === 'string'
+      ? (model as { provider: string }).provider
+      : undefined;
+  if (native === 'auto' && model == null) {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      "createToolSearch's native: 'auto' reads the call's model: pass it to forCall({ model }), or name the provider (native: 'anthropic' | 'openai').",
+    );
+  }
+  return modelProvider === undefined ? { provider: native } : { provider: native, modelProvider };
 }
 
 /** `forCall`'s optional `abortSignal`: absent (undefined or null), or an `AbortSignal`. */

@@ -34,7 +34,7 @@ describe('unknown option names', () => {
       'unknown option `threadID` of forCall; did you mean `threadId`?',
     );
     expect(invalidOptionsMessage(() => toolSearch.forCall({ runtimeContext: {} } as never))).toBe(
-      'unknown option `runtimeContext` of forCall; its options are threadId, requestContext, requestTools, prepareStep, repairToolCall, abortSignal',
+      'unknown option `runtimeContext` of forCall; its options are threadId, requestContext, requestTools, prepareStep, repairToolCall, abortSignal, model, allowSystemInMessages',
     );
     expect(invalidOptionsMessage(() => toolSearch.forCall({ prepareSteps: () => ({}) } as never))).toMatch(
       /did you mean `prepareStep`\?$/,

@@ -45,6 +45,14 @@ export interface CreateToolSearchOptions<
    * true); false to leave them as they are.
    */
   readonly instructions?: boolean;
+  /**
+   * Use the provider's native deferred loading (docs/advanced.md): every catalog tool is sent
+   * deferred, the tool list never changes, and `search_tools` refers what it finds so the model
+   * calls it from its next step. `'auto'` reads each call's model (`forCall({ model })`):
+   * Anthropic and OpenAI Responses models run natively, any other keeps the default mode. Off by
+   * default.
+   */
+  readonly native?: 'auto' | 'anthropic' | 'openai';
 }
 
 /** `createToolSearch`'s option names: its own, and the engine's it forwards. */
@@ -53,6 +61,7 @@ const CREATE_TOOL_SEARCH_OPTION_NAMES = {
   tools: true,
   alwaysOn: true,
   instructions: true,
+  native: true,
 } as const satisfies OptionNamesOf<CreateToolSearchOptions<ToolSet>>;
 /** `forCall`'s option names. */
 const FOR_CALL_OPTION_NAMES = {
@@ -62,6 +71,8 @@ const FOR_CALL_OPTION_NAMES = {
   prepareStep: true,
   repairToolCall: true,
   abortSignal: true,
+  model: true,
+  allowSystemInMessages: true,
 } as const satisfies OptionNamesOf<ToolSearchCallOptions>;
 
 export interface ToolSearch<
@@ -142,17 +153,21 @@ export function createToolSearch<
     }
   }
 
-  const { tools: _catalog, alwaysOn: _alwaysOn, instructions = true, ...engineOptions } = options;
+  const { tools: _catalog, alwaysOn: _alwaysOn, instructions = true, native, ...engineOptions } = options;
+  if (native !== undefined && native !== 'auto' && native !== 'anthropic' && native !== 'openai') {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      `createToolSearch's native must be 'auto', 'anthropic' or 'openai', got ${typeof native === 'string' ? JSON.stringify((native as string).slice(0, 40)) : typeof native}`,
+    );
+  }
   if (typeof instructions !== 'boolean') {
     throw new ToolSearchError(
       'INVALID_OPTIONS',
       `createToolSearch's instructions must be true or false, got ${typeof instructions}: the paragraph itself is toolSearch.instructions.`,
     );
   }
-  const engine = createToolSearchEngine<Tool, REQUEST_CONTEXT>({
-    ...engineOptions,
-    catalog: catalogTools.map(([name, tool]) => toCatalogEntry(name, tool)),
-  });
+  const catalogEntries = catalogTools.map(([name, tool]) => toCatalogEntry(name, tool));
+  const engine = createToolSearchEngine<Tool, REQUEST_CONTEXT>({ ...engineOptions, catalog: catalogEntries });
 
   const contextStorage = options.storage === 'context';
 
@@ -169,6 +184,8 @@ export function createToolSearch<
     threads: { fromRuntimeContext: false },
     instructions: instructions ? engine.instructions : undefined,
     warned: new Set(),
+    native,
+    descriptors: new Map(catalogEntries.map((entry) => [entry.descriptor.name, entry.descriptor])),
   };
   const forCall = <RUNTIME_CONTEXT extends RuntimeContext = RuntimeContext>(
     callOptions?: ToolSearchCallOptions<REQUEST_CONTEXT, TOOLSET, RUNTIME_CONTEXT> | null,

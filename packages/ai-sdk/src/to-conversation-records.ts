@@ -4,8 +4,9 @@ import type { ModelMessage } from 'ai';
 /**
  * Translates AI SDK model messages into the engine's neutral records for
  * `'context'` storage: the assistant's tool calls and the tool results that
- * answer them. User and system text never becomes a record. Error and denied
- * results are left out: they answer a call without a result.
+ * answer them (json, text, or content parts, whose text the core reads). User and system text
+ * never becomes a record. Error and denied results are left out: they answer a call without a
+ * result.
  */
 export function toConversationRecords(messages: readonly ModelMessage[] | undefined): ConversationRecord[] {
   const records: ConversationRecord[] = [];
@@ -26,7 +27,9 @@ export function toConversationRecords(messages: readonly ModelMessage[] | undefi
       for (const part of message.content) {
         if (part.type !== 'tool-result') continue;
         const output = part.output;
-        if (output?.type !== 'json' && output?.type !== 'text') continue;
+        // A 'content' output is native mode's search result (its JSON, then tool references):
+        // the core reads the JSON out of its text parts.
+        if (output?.type !== 'json' && output?.type !== 'text' && output?.type !== 'content') continue;
         records.push({
           type: 'tool-result',
           toolCallId: part.toolCallId,
