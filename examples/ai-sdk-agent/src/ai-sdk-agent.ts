@@ -31,6 +31,7 @@ export async function createAiSdkAgent(options: AiSdkAgentOptions = {}): Promise
   const toolSearch = createToolSearch({
     tools: createCatalogTools((run) => requests.active()?.recordCall(run)),
     ranker: options.ranker,
+    ...(options.native ? { native: options.native } : {}),
     onEvent: (event) => requests.active()?.onEvent(event),
   });
   const requests = createTracedRequests({
