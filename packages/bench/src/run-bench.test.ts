@@ -220,7 +220,7 @@ describe('pnpm bench, every suite on tiny data', () => {
     }
     expect(markdown).toContain('### Real requests');
     expect(markdown).toMatch(
-      /^Anthropic: one model call fewer than the default mode on 1 of 1 requests; the tools array never changed in the native mode \(default: 1 changes\)\.$/m,
+      /^- Anthropic: one model call fewer than the default mode on 1 of 1 requests; the tools array never changed in the native mode \(default: 1 changes\)\.$/m,
     );
     expect(markdown).toContain('- **Provider-native deferred loading** (the demo');
     expect(markdown).toContain('**On real requests at 150 tools**');

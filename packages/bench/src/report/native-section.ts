@@ -70,7 +70,7 @@ export function nativeSection(results: BenchResults): string[] {
     '',
     ...pairs(rows).map(
       (pair) =>
-        `${providerTitle(pair.native)}: one model call fewer than the default mode on ${oneFewer(pair)} of ${pair.native.requests} requests; ${pair.native.toolListChanges === 0 ? 'the tools array never changed in the native mode' : `the tools array changed ${pair.native.toolListChanges} times in the native mode`} (default: ${pair.default.toolListChanges} changes).`,
+        `- ${providerTitle(pair.native)}: one model call fewer than the default mode on ${oneFewer(pair)} of ${pair.native.requests} requests; ${pair.native.toolListChanges === 0 ? 'the tools array never changed in the native mode' : `the tools array changed ${pair.native.toolListChanges} times in the native mode`} (default: ${pair.default.toolListChanges} changes).`,
     ),
     '',
     ...(pairs(rows).some(
