@@ -192,6 +192,10 @@ export async function runNativeDemo(options: {
   console.log('');
   for (const row of comparison.rows) console.log(`${renderNativeRequest(row, style)}\n`);
   console.log(`${renderNativeSummary(comparison, style)}\n`);
+  if (comparison.warnings.length > 0) {
+    // The catalog's schemas are sent on every call (deferred): the SDK's warnings about them, once each.
+    console.log(style.dim(`The AI SDK warned (once each here): ${comparison.warnings.join(' · ')}\n`));
+  }
   const elapsed = (performance.now() - started) / 1000;
   console.log(
     style.dim(`${plural(comparison.rows.length, 'request')} in each mode in ${elapsed.toFixed(1)} s.`),

@@ -53,3 +53,38 @@ describe.each(nativeProviders)('native deferred loading with %s, against the def
     }
   });
 });
+
+describe.each(nativeProviders)('native deferred loading with %s, every request in one thread', (provider) => {
+  const [restaurant, weather] = demoRequests;
+  let comparison: NativeComparison;
+  beforeAll(async () => {
+    comparison = await runNativeComparison({
+      provider,
+      requests: [restaurant!.text, weather!.text],
+      oneThread: true,
+    });
+  }, 120_000);
+
+  it('brings the tools the thread loaded back at the start of the next call, without touching the tools array', () => {
+    const [first, second] = comparison.rows;
+    // The second request starts with the first one's tool in context (tool_addition / additional_tools).
+    expect(second!.native.figures.calls[0]!.inContext).toEqual(
+      expect.arrayContaining([...restaurant!.expectedTools]),
+    );
+    expect(first!.native.figures.calls[0]!.inContext).toHaveLength(1);
+    // Its first call is compared with the first request's last: never a change.
+    for (const row of comparison.rows) expect(row.native.figures.toolListChanges).toBe(0);
+    expect(second!.native.trace.toolsCalled).toEqual(weather!.expectedTools);
+    expect(second!.native.figures.modelCalls).toBe(second!.default.figures.modelCalls - 1);
+    // The default mode: the second request's first call starts where the first ended, then loads.
+    expect(second!.default.figures.calls[0]!.toolListChanged).toBe(false);
+    expect(second!.default.figures.toolListChanges).toBe(1);
+  });
+
+  it('collects the AI SDK warnings once each, instead of printing them on every call', () => {
+    // @ai-sdk/openai warns about a catalog schema on every call that sends it: here once.
+    if (provider === 'openai')
+      expect(comparison.warnings).toEqual(expect.arrayContaining([expect.stringContaining('propertyNames')]));
+    expect((globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS).toBeUndefined();
+  });
+});

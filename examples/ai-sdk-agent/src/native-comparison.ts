@@ -39,6 +39,11 @@ export interface NativeComparison {
   /** The provider package and the model id it was asked for. */
   readonly model: string;
   readonly rows: readonly NativeComparisonRow[];
+  /**
+   * The AI SDK's warnings during the run, each distinct message once (with every catalog tool sent
+   * on every call, the SDK would otherwise print the same schema warning on each).
+   */
+  readonly warnings: readonly string[];
 }
 
 export interface NativeComparisonOptions {
@@ -46,6 +51,13 @@ export interface NativeComparisonOptions {
   readonly requests: readonly string[];
   /** Replaces the keyword ranker (both modes). */
   readonly ranker?: RankerFactory;
+  /**
+   * Ask every request on one thread per mode, in order: the tools earlier requests loaded come
+   * back at the start of the next (native: Anthropic `tool_addition`, OpenAI `additional_tools`),
+   * and a request's first call is compared with the previous request's last. Default: a new
+   * thread per request.
+   */
+  readonly oneThread?: boolean;
   /** Called before each request runs in each mode. */
   readonly onProgress?: (request: string, mode: AgentMode) => void;
 }
@@ -112,27 +124,41 @@ export async function runNativeComparison(options: NativeComparisonOptions): Pro
     default: await createAiSdkAgent({ model, ranker: options.ranker }),
     native: await createAiSdkAgent({ model, ranker: options.ranker, native: provider }),
   };
+  const lastBody: Partial<Record<AgentMode, unknown>> = {};
   const run = async (request: string, mode: AgentMode): Promise<ModeRun> => {
     options.onProgress?.(request, mode);
     const first = server.requests.length;
-    const trace = await agents[mode].ask(request);
+    const trace = await agents[mode].ask(
+      request,
+      options.oneThread ? { threadId: `native-comparison-${mode}` } : {},
+    );
     if (server.failures.length > 0)
       throw new Error(`the fake ${provider} server refused a call: ${server.failures.join('; ')}`);
     const bodies = server.requests.slice(first).map((recorded) => recorded.body);
+    const previous = options.oneThread ? lastBody[mode] : undefined;
+    lastBody[mode] = bodies.at(-1);
     return {
       mode,
       trace,
-      figures: providerRequestFigures(provider, bodies),
+      figures: providerRequestFigures(provider, bodies, previous === undefined ? {} : { previous }),
       actions: actions.slice(first, first + bodies.length),
     };
+  };
+  // The SDK's warning hook (`AI_SDK_LOG_WARNINGS`, a global) collects them while this runs.
+  const warnings = new Set<string>();
+  const sdkGlobal = globalThis as { AI_SDK_LOG_WARNINGS?: unknown };
+  const logger = sdkGlobal.AI_SDK_LOG_WARNINGS;
+  sdkGlobal.AI_SDK_LOG_WARNINGS = (log: { warnings: readonly { message?: string; type?: string }[] }) => {
+    for (const warning of log.warnings) warnings.add(warning.message ?? JSON.stringify(warning));
   };
   try {
     const rows: NativeComparisonRow[] = [];
     for (const request of options.requests) {
       rows.push({ request, default: await run(request, 'default'), native: await run(request, 'native') });
     }
-    return { provider, model: `${label} ${modelId}`, rows };
+    return { provider, model: `${label} ${modelId}`, rows, warnings: [...warnings] };
   } finally {
+    sdkGlobal.AI_SDK_LOG_WARNINGS = logger;
     await Promise.all([agents.default.dispose(), agents.native.dispose()]);
     await server.close();
   }

@@ -14,7 +14,7 @@ export interface ProviderCallFigures {
   readonly toolDefinitionTokens: number;
   /** Tools in the request's `tools` array, deferred ones included. */
   readonly toolsSent: number;
-  /** The `tools` array differs from the previous call's (never on a request's first call). */
+  /** The `tools` array differs from the previous call's (on a request's first call: from `previous`'s, if given). */
   readonly toolListChanged: boolean;
 }
 
@@ -27,12 +27,17 @@ export interface ProviderRequestFigures {
   readonly toolDefinitionTokens: number;
 }
 
-/** The figures of the model calls of one request, from their request bodies in order. */
+/**
+ * The figures of the model calls of one request, from their request bodies in order. `previous`:
+ * the body of the call before the first (the thread's previous request), to compare the first with.
+ */
 export function providerRequestFigures(
   provider: NativeProvider,
   bodies: readonly unknown[],
+  options: { readonly previous?: unknown } = {},
 ): ProviderRequestFigures {
-  let previous: string | undefined;
+  let previous =
+    options.previous === undefined ? undefined : readProviderRequest(provider, options.previous).toolList;
   const calls = bodies.map((body): ProviderCallFigures => {
     const request = readProviderRequest(provider, body);
     const changed = previous !== undefined && previous !== request.toolList;

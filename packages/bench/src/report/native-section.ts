@@ -6,12 +6,17 @@ const providerTitle = (row: NativeRow) => (row.provider === 'anthropic' ? 'Anthr
 const mean = (total: number, count: number) => (count === 0 ? 0 : total / count);
 const oneDecimal = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(1));
 
-/** The native and default rows of each provider, paired. */
+const threadsText = (row: NativeRow) =>
+  row.threads === 'one' ? `one thread for all ${row.requests} requests` : 'a thread per request';
+
+/** The native and default rows of each provider and thread setting, paired. */
 function pairs(rows: readonly NativeRow[]): { native: NativeRow; default: NativeRow }[] {
   return rows
     .filter((row) => row.mode === 'native')
     .flatMap((native) => {
-      const fallback = rows.find((row) => row.provider === native.provider && row.mode === 'default');
+      const fallback = rows.find(
+        (row) => row.provider === native.provider && row.threads === native.threads && row.mode === 'default',
+      );
       return fallback ? [{ native, default: fallback }] : [];
     });
 }
@@ -24,7 +29,7 @@ const oneFewer = (pair: { native: NativeRow; default: NativeRow }) =>
 
 /** One headline line for the native suite (none when it did not run). */
 export function nativeHeadline(results: BenchResults): string[] {
-  const paired = pairs(results.native ?? []);
+  const paired = pairs((results.native ?? []).filter((row) => row.threads === 'per-request'));
   if (paired.length === 0) return [];
   const parts = paired.map(
     (pair) =>
@@ -46,11 +51,13 @@ export function nativeSection(results: BenchResults): string[] {
     `The AI SDK example agent over the 224-tool example catalog, each of the demo\u2019s ${integer(requests)} requests run in the default mode (the catalog hidden by \`activeTools\`; \`search_tools\`, then \`load_tool\`, then the tool) and in the native mode (every catalog tool sent with the provider\u2019s \`defer_loading\`; \`search_tools\` refers the tools it found, callable in the same turn). ` +
       'The provider package is the real one, talking to a local fake provider server that answers each call with the offline planner\u2019s decision on the body it received (what `pnpm demo -- --native anthropic|openai` prints). Every figure is read from the recorded request bodies. ' +
       '**Tool-definition tokens in context**: the definitions of the tools array\u2019s undeferred tools and of the deferred tools the conversation referred (Anthropic `tool_reference` / `tool_addition`; OpenAI `tool_search_output` / `additional_tools`), in OpenAI function format, o200k; a deferred tool never referred is not in the context. ' +
-      '**Tool-list changes**: calls whose `tools` array differs from the previous call of the same request; each one invalidates the provider\u2019s cached prompt from the tools on.',
+      '**Tool-list changes**: calls whose `tools` array differs from the previous call of the same thread; each one invalidates the provider\u2019s cached prompt from the tools on. ' +
+      '**Threads**: each request in a new thread, or all of them in one thread in turn, where the tools earlier requests loaded come back at the start of each call (native: Anthropic `tool_addition`, OpenAI `additional_tools`; default: in the tools array) and a request\u2019s first call is compared with the previous request\u2019s last.',
     '',
     table(
       [
         'provider',
+        'threads',
         'mode',
         'model calls per request',
         'tool-definition tokens in context per call',
@@ -59,18 +66,19 @@ export function nativeSection(results: BenchResults): string[] {
       ],
       rows.map((row) => [
         `${providerTitle(row)} (${row.model})`,
+        threadsText(row),
         row.mode,
         `${oneDecimal(mean(row.modelCalls, row.requests))} (${row.modelCallsPerRequest.join(' · ')})`,
         integer(mean(row.toolDefinitionTokens, row.modelCalls)),
         `${row.toolListChanges} of ${row.laterCalls}`,
         `${row.sameToolsAsDefault} of ${row.requests}`,
       ]),
-      'llrrrr',
+      'lllrrrr',
     ),
     '',
     ...pairs(rows).map(
       (pair) =>
-        `- ${providerTitle(pair.native)}: one model call fewer than the default mode on ${oneFewer(pair)} of ${pair.native.requests} requests; ${pair.native.toolListChanges === 0 ? 'the tools array never changed in the native mode' : `the tools array changed ${pair.native.toolListChanges} times in the native mode`} (default: ${pair.default.toolListChanges} changes).`,
+        `- ${providerTitle(pair.native)}, ${threadsText(pair.native)}: one model call fewer than the default mode on ${oneFewer(pair)} of ${pair.native.requests} requests; ${pair.native.toolListChanges === 0 ? 'the tools array never changed in the native mode' : `the tools array changed ${pair.native.toolListChanges} times in the native mode`} (default: ${pair.default.toolListChanges} changes).`,
     ),
     '',
     ...(pairs(rows).some(

@@ -18,6 +18,12 @@ export interface NativePlan {
 export interface NativeRow {
   readonly provider: NativeProvider;
   readonly mode: AgentMode;
+  /**
+   * `'per-request'`: each request in a new thread; `'one'`: every request in one thread, in order
+   * (earlier loads restored at the start of each call; a request's first call compared with the
+   * previous request's last).
+   */
+  readonly threads: 'per-request' | 'one';
   /** The provider package and model id it was asked for. */
   readonly model: string;
   readonly requests: number;
@@ -29,7 +35,7 @@ export interface NativeRow {
   readonly toolDefinitionTokens: number;
   /** Calls whose `tools` array differs from the previous call of the same request. */
   readonly toolListChanges: number;
-  /** Calls that had a previous call in their request (what a change is counted against). */
+  /** Calls that had a previous call in their thread (what a change is counted against). */
   readonly laterCalls: number;
   /** Requests whose answering called the tools the default mode called (native rows: the same tools as default). */
   readonly sameToolsAsDefault: number;
@@ -42,31 +48,45 @@ export async function runNativeSuite(options: {
 }): Promise<NativeRow[]> {
   const { plan, progress } = options;
   const rows: NativeRow[] = [];
-  progress?.phase('native deferred loading', nativeProviders.length * plan.requests.length * 2);
+  progress?.phase('native deferred loading', nativeProviders.length * plan.requests.length * 4);
   for (const provider of nativeProviders) {
+    for (const threads of ['per-request', 'one'] as const) {
+      rows.push(...(await measure(provider, threads)));
+    }
+  }
+  return rows;
+
+  async function measure(provider: NativeProvider, threads: NativeRow['threads']): Promise<NativeRow[]> {
     const comparison = await runNativeComparison({
       provider,
       requests: plan.requests,
-      onProgress: (_, mode) => progress?.advance(1, `${provider}, ${mode}`),
+      oneThread: threads === 'one',
+      onProgress: (_, mode) =>
+        progress?.advance(
+          1,
+          `${provider}, ${mode}, ${threads === 'one' ? 'one thread' : 'a thread per request'}`,
+        ),
     });
-    for (const mode of ['default', 'native'] as const) {
+    return (['default', 'native'] as const).map((mode): NativeRow => {
       const runs = comparison.rows.map((row) => row[mode]);
       const sameTools = comparison.rows.filter(
         (row) => row[mode].trace.toolsCalled.join() === row.default.trace.toolsCalled.join(),
       ).length;
-      rows.push({
+      return {
         provider,
         mode,
+        threads,
         model: comparison.model,
         requests: runs.length,
         modelCalls: runs.reduce((total, run) => total + run.figures.modelCalls, 0),
         modelCallsPerRequest: runs.map((run) => run.figures.modelCalls),
         toolDefinitionTokens: runs.reduce((total, run) => total + run.figures.toolDefinitionTokens, 0),
         toolListChanges: runs.reduce((total, run) => total + run.figures.toolListChanges, 0),
-        laterCalls: runs.reduce((total, run) => total + Math.max(0, run.figures.modelCalls - 1), 0),
+        laterCalls:
+          runs.reduce((total, run) => total + run.figures.modelCalls, 0) -
+          (threads === 'one' ? 1 : runs.length),
         sameToolsAsDefault: sameTools,
-      });
-    }
+      };
+    });
   }
-  return rows;
 }
