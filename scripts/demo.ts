@@ -1,12 +1,13 @@
 /**
- * pnpm demo [-- [--framework ai-sdk|mastra|langchain] [--hybrid] [--real] ["your request" ...]]
+ * pnpm demo [-- [--framework ai-sdk|mastra|langchain] [--hybrid] [--real] [--native anthropic|openai] ["your request" ...]]
  *
  * Runs requests through one of the example agents (examples/*-agent) and prints, step by step,
  * what the model was sent, what it searched, loaded and called, and per request the tokens of the
  * tool definitions sent with tool search, and of all that tool search added to the prompts (its
  * meta-tools' calls and results, the calls that only searched or loaded), against sending the whole
  * catalog. Offline by default: the model is the example catalog's planner, a stand-in for an LLM
- * (no API key, no network).
+ * (no API key, no network). `--native` compares the default mode with the provider's deferred
+ * loading (scripts/demo-native.ts).
  */
 import {
   type DemoFramework,
@@ -79,12 +80,17 @@ Options:
   --real              use a real model: OpenAI when OPENAI_API_KEY is set, else Anthropic
                       with ANTHROPIC_API_KEY (refused when neither is set)
                       (default: the offline planner, a stand-in for an LLM)
+  --native <provider> anthropic or openai: the AI SDK agent in the default mode and behind the
+                      provider's deferred loading, side by side, through the real provider
+                      package and a local fake provider server (offline); per request: model
+                      calls, tool-definition tokens in context per call, tool-list changes
   --help              this text
 
 Examples:
   pnpm demo
   pnpm demo -- --framework langchain "book a table for two in Rome"
-  pnpm demo -- --hybrid "${noSharedWords}"`;
+  pnpm demo -- --hybrid "${noSharedWords}"
+  pnpm demo -- --native anthropic`;
 
 // hasColors() honours NO_COLOR, FORCE_COLOR and what the terminal supports.
 const color = process.stdout.isTTY === true && process.stdout.hasColors();
@@ -223,6 +229,16 @@ async function main(): Promise<number> {
         ];
 
   const progress = createProgress();
+  if (parsed.native !== undefined) {
+    const { runNativeDemo } = await import('./demo-native');
+    return runNativeDemo({
+      provider: parsed.native,
+      hybrid: parsed.hybrid,
+      requests,
+      style: { bold, dim },
+      progress,
+    });
+  }
   progress.update(`loading the ${framework.title} example agent…`);
   let agent: ExampleAgent;
   try {

@@ -3,13 +3,21 @@ import {
   createTracedRequests,
   type ExampleAgent,
   type ExampleAgentOptions,
+  type NativeProvider,
 } from '@tool-search/example-catalog';
 import { generateText, isStepCount } from 'ai';
 import { createCatalogTools } from './catalog-tools';
 import { type ModelOption, resolveModel } from './model';
 import { capturePrompts } from './prompt-capture';
 
-export type AiSdkAgentOptions = ExampleAgentOptions<ModelOption>;
+export interface AiSdkAgentOptions extends ExampleAgentOptions<ModelOption> {
+  /**
+   * Send the catalog behind this provider's own deferred loading (`createToolSearch`'s native
+   * mode): every catalog tool deferred, `search_tools` refers what it found. Default: the default
+   * mode (`activeTools`).
+   */
+  readonly native?: NativeProvider;
+}
 
 /**
  * An AI SDK agent over the 224-tool example catalog with tool search: `generateText` is given
@@ -23,6 +31,7 @@ export async function createAiSdkAgent(options: AiSdkAgentOptions = {}): Promise
   const toolSearch = createToolSearch({
     tools: createCatalogTools((run) => requests.active()?.recordCall(run)),
     ranker: options.ranker,
+    ...(options.native ? { native: options.native } : {}),
     onEvent: (event) => requests.active()?.onEvent(event),
   });
   const requests = createTracedRequests({

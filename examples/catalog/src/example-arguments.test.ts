@@ -72,4 +72,41 @@ describe('parseDemoArguments', () => {
       error: expect.stringContaining('--real needs OPENAI_API_KEY or ANTHROPIC_API_KEY'),
     });
   });
+
+  it('reads --native with a provider: the AI SDK agent, default and native side by side', () => {
+    expect(parseDemoArguments(['--', '--native', 'anthropic'], noKeys)).toEqual({
+      framework: 'ai-sdk',
+      hybrid: false,
+      real: false,
+      native: 'anthropic',
+      requests: [],
+    });
+    expect(parseDemoArguments(['--native=OpenAI', '--hybrid', 'weather'], noKeys)).toEqual({
+      framework: 'ai-sdk',
+      hybrid: true,
+      real: false,
+      native: 'openai',
+      requests: ['weather'],
+    });
+    expect(parseDemoArguments(['-f', 'ai-sdk', '--native', 'openai'], noKeys)).toMatchObject({
+      native: 'openai',
+    });
+  });
+
+  it('refuses --native without a known provider, with --real, or with another framework', () => {
+    for (const argv of [['--native'], ['--native', '--hybrid']]) {
+      expect(parseDemoArguments(argv, noKeys)).toEqual({
+        error: '--native needs a provider: anthropic, openai.',
+      });
+    }
+    expect(parseDemoArguments(['--native', 'gemini'], noKeys)).toEqual({
+      error: expect.stringContaining('Unknown provider "gemini" for --native'),
+    });
+    expect(parseDemoArguments(['--native', 'openai', '--real'], { OPENAI_API_KEY: 'key' })).toEqual({
+      error: expect.stringContaining('cannot be combined with --real'),
+    });
+    expect(parseDemoArguments(['--native', 'openai', '-f', 'langchain'], noKeys)).toEqual({
+      error: expect.stringContaining('--native runs the AI SDK agent'),
+    });
+  });
 });

@@ -1,4 +1,5 @@
 import { createOfflineHybridRanker } from './hybrid-ranker';
+import { type NativeProvider, nativeProviders } from './provider-requests';
 import { demoRequests } from './requests';
 
 /** The example agents `pnpm demo` can run, by `--framework` name. */
@@ -18,16 +19,22 @@ export interface DemoArguments {
   readonly hybrid: boolean;
   /** `--real`: a real model (an API key is set: checked here). */
   readonly real: boolean;
+  /**
+   * `--native <provider>`: the AI SDK agent in the default mode and behind the provider's deferred
+   * loading, side by side, through the real provider package and a local fake provider server.
+   */
+  readonly native?: NativeProvider;
   /** The requests to run (none: the demo requests). */
   readonly requests: readonly string[];
 }
 
 /**
- * `pnpm demo`'s command line (`[--framework <name>] [--hybrid] [--real] ["your request" ...]`).
- * `{ help: true }` for `--help`; `{ error, usage }` for what cannot run: an unknown option (with
- * `usage`: print the usage after it), `--framework` with no or an unknown name, an empty request
- * (it would otherwise run the five demo requests instead), and `--real` with neither
- * `OPENAI_API_KEY` nor `ANTHROPIC_API_KEY` set (it would otherwise run the offline planner).
+ * `pnpm demo`'s command line (`[--framework <name>] [--hybrid] [--real] [--native <provider>]
+ * ["your request" ...]`). `{ help: true }` for `--help`; `{ error, usage }` for what cannot run: an
+ * unknown option (with `usage`: print the usage after it), `--framework` with no or an unknown name,
+ * an empty request (it would otherwise run the five demo requests instead), `--real` with neither
+ * `OPENAI_API_KEY` nor `ANTHROPIC_API_KEY` set (it would otherwise run the offline planner), and
+ * `--native` with no or an unknown provider, with `--real`, or with a framework other than the AI SDK.
  */
 export function parseDemoArguments(
   argv: readonly string[],
@@ -36,6 +43,8 @@ export function parseDemoArguments(
   let framework = 'ai-sdk';
   let hybrid = false;
   let real = false;
+  let native: string | undefined;
+  let frameworkGiven = false;
   const requests: string[] = [];
   const args = argv.filter((arg) => arg !== '--');
   for (let index = 0; index < args.length; index++) {
@@ -48,6 +57,12 @@ export function parseDemoArguments(
       if (value === undefined || value.startsWith('-'))
         return { error: `--framework needs a value: ${demoFrameworks.join(', ')}.` };
       framework = value;
+      frameworkGiven = true;
+    } else if (arg === '--native' || arg.startsWith('--native=')) {
+      const value = arg.startsWith('--native=') ? arg.slice('--native='.length) : args[++index];
+      if (value === undefined || value.startsWith('-'))
+        return { error: `--native needs a provider: ${nativeProviders.join(', ')}.` };
+      native = value.toLowerCase();
     } else if (arg.startsWith('-')) return { error: `Unknown option ${arg}.`, usage: true };
     else if (arg.trim().length === 0) return { error: 'A request is empty: write what the agent should do.' };
     else requests.push(arg);
@@ -56,6 +71,18 @@ export function parseDemoArguments(
   const chosen = Object.hasOwn(frameworkAliases, name) ? frameworkAliases[name]! : name;
   if (!(demoFrameworks as readonly string[]).includes(chosen)) {
     return { error: `Unknown framework "${framework}": choose ${demoFrameworks.join(', ')}.` };
+  }
+  if (native !== undefined) {
+    if (!(nativeProviders as readonly string[]).includes(native))
+      return { error: `Unknown provider "${native}" for --native: choose ${nativeProviders.join(', ')}.` };
+    if (real)
+      return {
+        error:
+          '--native runs the offline planner behind a local fake provider server; it cannot be combined with --real.',
+      };
+    if (frameworkGiven && chosen !== 'ai-sdk')
+      return { error: '--native runs the AI SDK agent; leave --framework out or use --framework ai-sdk.' };
+    return { framework: 'ai-sdk', hybrid, real, native: native as NativeProvider, requests };
   }
   if (real && !env.OPENAI_API_KEY && !env.ANTHROPIC_API_KEY) {
     return {

@@ -37,6 +37,15 @@ export type {
   PromptTokens,
 } from './prompt-tokens';
 export { countMessageTokens, countPromptTokens, searchToolNames } from './prompt-tokens';
+export type { ProviderCallFigures, ProviderRequestFigures } from './provider-figures';
+export { providerRequestFigures } from './provider-figures';
+export type { NativeProvider, ProviderRequest, ProviderToolDefinition } from './provider-requests';
+export {
+  nativeProviders,
+  openAIToolSearchName,
+  planProviderCall,
+  readProviderRequest,
+} from './provider-requests';
 export type { DemoRequest } from './requests';
 export { demoRequests } from './requests';
 export type { RunExampleRequestsOptions } from './run-example-requests';

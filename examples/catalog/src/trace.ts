@@ -217,7 +217,7 @@ function sameJson(left: unknown, right: unknown): boolean {
 }
 
 /** A tool call's arguments as the model wrote them: the JSON parsed, else the text. */
-function parseArguments(text: unknown): unknown {
+export function parseArguments(text: unknown): unknown {
   if (typeof text !== 'string') return text;
   try {
     return JSON.parse(text);

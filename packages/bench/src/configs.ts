@@ -1,6 +1,8 @@
+import { demoRequests } from '@tool-search/example-catalog';
 import { evalSources, ownSource } from './datasets';
 import type { BenchConfig } from './run-bench';
 import { defaultParallel } from './run-bench';
+import type { NativePlan } from './suites/native';
 import { hasRedisServer } from './suites/steps';
 
 /** `pnpm bench`: every query of every set, 1k/10k/100k tools, 2,000 steps per adapter; under ten minutes here. */
@@ -34,6 +36,7 @@ export function fullConfig(
     },
     steps: { size: 1_000, iterations: 2_000, warmup: 200, slowIterations: 40, redis: hasRedisServer() },
     worstCase: { size: 10_000, queries: 300, runs: 5, nameLength: 9_000, seed: 1 },
+    native: nativePlan(),
   };
 }
 
@@ -72,6 +75,7 @@ export function quickConfig(options: { parallel?: number; redis?: boolean } = {}
       redis: options.redis ?? hasRedisServer(),
     },
     worstCase: { size: 2_100, queries: 100, runs: 3, nameLength: 9_000, seed: 1 },
+    native: nativePlan(),
   };
 }
 
@@ -95,5 +99,28 @@ export function ownConfig(options: {
     speed: null,
     steps: null,
     worstCase: null,
+    native: null,
+  };
+}
+
+/** The native suite's requests: the demo's five (`pnpm demo -- --native`), in both modes, for each provider. */
+function nativePlan(): NativePlan {
+  return { requests: demoRequests.map((request) => request.text) };
+}
+
+/** `pnpm bench -- --only native`: the native deferred-loading suite alone (a few seconds); writes .reports/benchmarks-native.md. */
+export function nativeOnlyConfig(): BenchConfig {
+  return {
+    mode: 'quick',
+    sources: [],
+    maxQueries: undefined,
+    scanMaxQueries: undefined,
+    parallel: 1,
+    choose: { sets: [], maxQueries: undefined },
+    tokenSizes: [],
+    speed: null,
+    steps: null,
+    worstCase: null,
+    native: nativePlan(),
   };
 }

@@ -38,6 +38,12 @@ const tiny: BenchConfig = {
   },
   steps: { size: 40, iterations: 5, warmup: 1, slowIterations: 2, redis: false },
   worstCase: { size: 2_100, queries: 10, runs: 1, nameLength: 9_000, seed: 1 },
+  native: {
+    requests: [
+      'book a table for two in Rome tomorrow at 8pm',
+      "what's the weather forecast in Lisbon this weekend",
+    ],
+  },
 };
 
 describe('pnpm bench, every suite on tiny data', () => {
@@ -46,7 +52,7 @@ describe('pnpm bench, every suite on tiny data', () => {
   beforeAll(async () => {
     results = await runBench(tiny);
     labels = results.systems.map((system) => system.label);
-  }, 60_000);
+  }, 120_000);
 
   it('ranks the queries with every system and scores them per set and split', () => {
     expect(labels).toEqual(
@@ -163,6 +169,42 @@ describe('pnpm bench, every suite on tiny data', () => {
     expect(results.worstCase.at(-1)!.inputLength).toBe(9_000);
   });
 
+  it('runs each request natively and in the default mode, for Anthropic and OpenAI, from the recorded bodies', () => {
+    expect(results.native.map((row) => [row.provider, row.threads, row.mode])).toEqual(
+      ['anthropic', 'openai'].flatMap((provider) =>
+        ['per-request', 'one'].flatMap((threads) => [
+          [provider, threads, 'default'],
+          [provider, threads, 'native'],
+        ]),
+      ),
+    );
+    const row = (provider: string, threads: string, mode: string) =>
+      results.native.find(
+        (entry) => entry.provider === provider && entry.threads === threads && entry.mode === mode,
+      )!;
+    for (const provider of ['anthropic', 'openai']) {
+      for (const threads of ['per-request', 'one']) {
+        const fallback = row(provider, threads, 'default');
+        const native = row(provider, threads, 'native');
+        // search, load, call, answer against search, call, answer.
+        expect(fallback.modelCallsPerRequest).toEqual([4, 4]);
+        expect(native.modelCallsPerRequest).toEqual([3, 3]);
+        // The default mode changes the list on each load (in one thread, the second request
+        // starts with the first one's tool: no change there); the native mode never does.
+        expect(fallback.toolListChanges).toBe(2);
+        expect(native.toolListChanges).toBe(0);
+        expect(native.laterCalls).toBe(threads === 'one' ? 5 : 4);
+        expect(native.sameToolsAsDefault).toBe(2);
+        expect(fallback.toolDefinitionTokens).toBeGreaterThan(0);
+        expect(native.toolDefinitionTokens).toBeGreaterThan(0);
+      }
+      // In one thread, the tools loaded before come back: more definitions in context.
+      expect(row(provider, 'one', 'native').toolDefinitionTokens).toBeGreaterThan(
+        row(provider, 'per-request', 'native').toolDefinitionTokens,
+      );
+    }
+  });
+
   it('writes the report with every section and a chart per figure', async () => {
     const charts = buildCharts(results);
     expect(charts.map((chart) => chart.file)).toEqual([
@@ -189,12 +231,17 @@ describe('pnpm bench, every suite on tiny data', () => {
       '## Time one agent step adds',
       '## Worst-case input',
       '## Tokens per step',
+      '## Provider-native deferred loading',
       '## Where a peer wins',
       '## Reproduce',
     ]) {
       expect(markdown).toContain(heading);
     }
     expect(markdown).toContain('### Real requests');
+    expect(markdown).toMatch(
+      /^- Anthropic, a thread per request: one model call fewer than the default mode on 2 of 2 requests; the tools array never changed in the native mode \(default: 2 changes\)\.$/m,
+    );
+    expect(markdown).toContain('- **Provider-native deferred loading** (the demo');
     expect(markdown).toContain('**On real requests at 150 tools**');
     expect(markdown).toContain('![NDCG@10 per eval set](charts/quality-ndcg.svg)');
     expect(markdown).toContain('| @mastra/core | 1.71.0 |');

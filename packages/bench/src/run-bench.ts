@@ -4,6 +4,7 @@ import { currentLoad, type MachineInfo, machineInfo } from './machine';
 import type { Progress } from './progress';
 import type { EvalSet } from './quality/eval-data';
 import { type ChooseRow, runChooseSuite } from './suites/choose';
+import { type NativePlan, type NativeRow, runNativeSuite } from './suites/native';
 import { type QualitySuiteResult, runQualitySuite } from './suites/quality';
 import { runSpeedSuite, type SpeedPlan } from './suites/speed';
 import type { SpeedRow } from './suites/speed-job';
@@ -34,6 +35,8 @@ export interface BenchConfig {
   readonly steps: StepPlan | null;
   /** Worst-case inputs next to typical requests, per entry point of ours (null: skipped). */
   readonly worstCase: WorstCasePlan | null;
+  /** Provider-native deferred loading against the default mode, per provider (null: skipped). */
+  readonly native: NativePlan | null;
 }
 
 export interface BenchResults {
@@ -63,6 +66,7 @@ export interface BenchResults {
     } | null;
     readonly steps: StepPlan | null;
     readonly worstCase: WorstCasePlan | null;
+    readonly native: NativePlan | null;
     readonly chooseMaxQueries: number | undefined;
   };
   readonly quality: QualitySuiteResult;
@@ -77,6 +81,8 @@ export interface BenchResults {
   readonly realRequestSpeed: readonly SpeedRow[];
   readonly steps: readonly StepRow[];
   readonly worstCase: readonly WorstCaseRow[];
+  /** Native deferred loading and the default mode, per provider (none when skipped). */
+  readonly native: readonly NativeRow[];
 }
 
 /**
@@ -173,6 +179,12 @@ export async function runBench(config: BenchConfig, progress?: Progress): Promis
         runWorstCaseSuite({ plan: worstCasePlan, ...(progress ? { progress } : {}) }),
       )
     : [];
+  const nativePlan = config.native;
+  const native = nativePlan
+    ? await timed('native deferred loading', () =>
+        runNativeSuite({ plan: nativePlan, ...(progress ? { progress } : {}) }),
+      )
+    : [];
   load.end = currentLoad();
   sample();
   return {
@@ -207,6 +219,7 @@ export async function runBench(config: BenchConfig, progress?: Progress): Promis
         : null,
       steps: stepPlan,
       worstCase: worstCasePlan,
+      native: nativePlan,
       chooseMaxQueries: config.choose.maxQueries,
     },
     quality,
@@ -216,6 +229,7 @@ export async function runBench(config: BenchConfig, progress?: Progress): Promis
     realRequestSpeed,
     steps,
     worstCase,
+    native,
   };
 }
 

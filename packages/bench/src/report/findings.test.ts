@@ -80,6 +80,7 @@ function results(): BenchResults {
       speed: null,
       steps: null,
       worstCase: null,
+      native: null,
       chooseMaxQueries: undefined,
     },
     quality: {
@@ -114,6 +115,7 @@ function results(): BenchResults {
     ],
     steps: [],
     worstCase: [],
+    native: [],
   };
 }
 
