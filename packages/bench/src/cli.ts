@@ -4,17 +4,19 @@
  * pnpm bench -- --tools FILE --queries FILE
  *                                  your own catalog: quality and the topK × minScore table
  * Options: --max-queries N, --scan-max-queries N, --parallel N, --out FILE, --json FILE,
- * --from-json FILE (write the report again from the figures a run saved with --json).
+ * --from-json FILE (write the report again from the figures a run saved with --json),
+ * --suite learning (the learning suite alone: its section of the report is rewritten, the rest kept).
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fullConfig, ownConfig, quickConfig } from './configs';
 import { createProgress } from './progress';
 import { REPO_ROOT } from './quality/eval-data';
-import { consoleSummary } from './report/console';
+import { consoleSummary, learningSummary } from './report/console';
 import { type BenchResults, runBench } from './run-bench';
-import { defaultOutput, writeReport } from './write-report';
+import { runLearningSuite } from './suites/learning';
+import { defaultOutput, writeLearningReport, writeReport } from './write-report';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((argument) => argument !== '--'),
@@ -28,13 +30,14 @@ const { values } = parseArgs({
     out: { type: 'string' },
     json: { type: 'string' },
     'from-json': { type: 'string' },
+    suite: { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
 
 if (values.help) {
   console.log(
-    'pnpm bench [-- --quick | --tools FILE --queries FILE] [--max-queries N] [--scan-max-queries N] [--parallel N] [--out FILE] [--json FILE] [--from-json FILE]',
+    'pnpm bench [-- --quick | --tools FILE --queries FILE] [--suite learning] [--max-queries N] [--scan-max-queries N] [--parallel N] [--out FILE] [--json FILE] [--from-json FILE]',
   );
   process.exit(0);
 }
@@ -72,6 +75,27 @@ const config =
           ...(parallel ? { parallel } : {}),
         });
 
+// --suite learning: that suite alone, its section of the report rewritten and the rest kept.
+if (values.suite !== undefined) {
+  if (values.suite !== 'learning') throw new Error(`--suite takes "learning", not ${values.suite}`);
+  if (config.learning === null)
+    throw new Error('--suite learning needs the eval sets (not --tools/--queries)');
+  const progress = createProgress();
+  const started = performance.now();
+  const learning = await runLearningSuite({ sources: config.sources, plan: config.learning, progress });
+  progress.end();
+  const markdown = values.out ? callerPath(values.out) : defaultOutput(REPO_ROOT, config.mode);
+  const written = await writeLearningReport(learning, { markdown });
+  if (values.json) await writeFile(callerPath(values.json), JSON.stringify(learning, null, 2));
+  console.log(
+    learningSummary(learning, performance.now() - started, [
+      ...written,
+      ...(values.json ? [callerPath(values.json)] : []),
+    ]),
+  );
+  process.exit(0);
+}
+
 // --from-json: write the report again from a run's saved figures (no measuring).
 const progress = createProgress();
 const results: BenchResults = values['from-json']
@@ -93,6 +117,7 @@ function savedResults(saved: BenchResults): BenchResults {
     speed: saved.speed.map((row) => ({ ...row, requests: row.requests ?? 'generated' })),
     realRequestSpeed: saved.realRequestSpeed ?? [],
     worstCase: saved.worstCase ?? [],
+    learning: saved.learning ?? null,
     config: { ...saved.config, worstCase: saved.config.worstCase ?? null },
   };
 }

@@ -38,6 +38,7 @@ const tiny: BenchConfig = {
   },
   steps: { size: 40, iterations: 5, warmup: 1, slowIterations: 2, redis: false },
   worstCase: { size: 2_100, queries: 10, runs: 1, nameLength: 9_000, seed: 1 },
+  learning: null,
 };
 
 describe('pnpm bench, every suite on tiny data', () => {

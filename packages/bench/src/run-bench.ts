@@ -4,6 +4,7 @@ import { currentLoad, type MachineInfo, machineInfo } from './machine';
 import type { Progress } from './progress';
 import type { EvalSet } from './quality/eval-data';
 import { type ChooseRow, runChooseSuite } from './suites/choose';
+import { type LearningPlan, type LearningSuiteResult, runLearningSuite } from './suites/learning';
 import { type QualitySuiteResult, runQualitySuite } from './suites/quality';
 import { runSpeedSuite, type SpeedPlan } from './suites/speed';
 import type { SpeedRow } from './suites/speed-job';
@@ -34,6 +35,8 @@ export interface BenchConfig {
   readonly steps: StepPlan | null;
   /** Worst-case inputs next to typical requests, per entry point of ours (null: skipped). */
   readonly worstCase: WorstCasePlan | null;
+  /** Learning from use: the traffic/test protocol of issue 55 (null: skipped). */
+  readonly learning: LearningPlan | null;
 }
 
 export interface BenchResults {
@@ -77,6 +80,8 @@ export interface BenchResults {
   readonly realRequestSpeed: readonly SpeedRow[];
   readonly steps: readonly StepRow[];
   readonly worstCase: readonly WorstCaseRow[];
+  /** Null when the suite did not run (and in runs saved before it existed). */
+  readonly learning: LearningSuiteResult | null;
 }
 
 /**
@@ -173,6 +178,12 @@ export async function runBench(config: BenchConfig, progress?: Progress): Promis
         runWorstCaseSuite({ plan: worstCasePlan, ...(progress ? { progress } : {}) }),
       )
     : [];
+  const learningPlan = config.learning;
+  const learning = learningPlan
+    ? await timed('learning', () =>
+        runLearningSuite({ sources: config.sources, plan: learningPlan, ...(progress ? { progress } : {}) }),
+      )
+    : null;
   load.end = currentLoad();
   sample();
   return {
@@ -216,6 +227,7 @@ export async function runBench(config: BenchConfig, progress?: Progress): Promis
     realRequestSpeed,
     steps,
     worstCase,
+    learning,
   };
 }
 

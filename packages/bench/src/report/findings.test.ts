@@ -114,6 +114,7 @@ function results(): BenchResults {
     ],
     steps: [],
     worstCase: [],
+    learning: null,
   };
 }
 
