@@ -6,17 +6,35 @@
 import {
   createHybridRanker,
   createKeywordRanker,
+  createToolSearchEngine,
   type Embedder,
   type ToolDescriptor,
+  type ToolSearchEngineOptions,
 } from '@tool-search/core';
 import { createWordVectorEmbedder } from '@tool-search/word-vectors';
 import type { RecordedUse } from './protocol';
 
 export type LearningRankerKind = 'keyword' | 'hybrid';
 
-/** A built ranker as the suite drives it: the names of the top `topK`, best first. */
+/** A built ranker as the suite drives it. */
 export interface BenchRanker {
+  /** The names of the top `topK`, best first, from the ranker itself. */
   search(query: string, topK: number): Promise<readonly string[]>;
+  /** One `search_tools` call through an engine over the same ranker (and learning), as adapters make it. */
+  searchTools(query: string): Promise<unknown>;
+}
+
+/** `searchTools` of a `BenchRanker`: an engine over the catalog, its searches from one request. */
+export function engineSearch(
+  tools: readonly ToolDescriptor[],
+  options: Pick<ToolSearchEngineOptions<null>, 'ranker'>,
+): BenchRanker['searchTools'] {
+  const engine = createToolSearchEngine({
+    catalog: tools.map((descriptor) => ({ descriptor, tool: null })),
+    ...options,
+  });
+  const request = engine.startRequest({ threadId: 'bench' });
+  return (query) => request.searchTools({ query });
 }
 
 /**
@@ -28,6 +46,8 @@ export type LearningRankerBuilder = (options: {
   readonly kind: LearningRankerKind;
   readonly uses: readonly RecordedUse[] | null;
 }) => Promise<BenchRanker>;
+
+const keywordFactory = (tools: readonly ToolDescriptor[]) => createKeywordRanker(tools);
 
 let sharedEmbedder: Embedder | undefined;
 /** One offline embedder for every build (it holds the word vectors, 6 MB, once). */
@@ -45,7 +65,10 @@ export const buildLearningRanker: LearningRankerBuilder = async ({ tools, kind, 
   if (uses !== null) {
     throw new Error('the core has no learning ranker yet');
   }
-  const ranker =
-    kind === 'hybrid' ? createHybridRanker({ embedder: embedder() })(tools) : createKeywordRanker(tools);
-  return { search: (query, topK) => asNames(ranker.search(query, { topK, minScore: 0 })) };
+  const factory = kind === 'hybrid' ? createHybridRanker({ embedder: embedder() }) : keywordFactory;
+  const ranker = factory(tools);
+  return {
+    search: (query, topK) => asNames(ranker.search(query, { topK, minScore: 0 })),
+    searchTools: engineSearch(tools, { ranker: factory }),
+  };
 };

@@ -41,7 +41,7 @@ export function learningSummary(
     }),
     ...result.cost.map(
       (row) =>
-        `  cost ${row.set}, ${row.kind}: median ${row.plainMedianMs.toFixed(4)} ms plain, ${row.learnedMedianMs.toFixed(4)} ms learning (${(row.learnedMedianMs / row.plainMedianMs).toFixed(2)}×)`,
+        `  cost ${row.set}, ${row.kind}: median ${row.plainMedianMs.toFixed(4)} ms plain, ${row.learnedMedianMs.toFixed(4)} ms learning (${(row.learnedMedianMs / row.plainMedianMs).toFixed(2)}×); engine search_tools ${row.enginePlainMedianMs.toFixed(4)} ms, ${row.engineLearnedMedianMs.toFixed(4)} ms (${(row.engineLearnedMedianMs / row.enginePlainMedianMs).toFixed(2)}×)`,
     ),
     ...result.curves.map(
       (curve) =>

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createKeywordRanker } from '@tool-search/core';
+import { createKeywordRanker, type ToolDescriptor } from '@tool-search/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ownSource } from '../datasets';
-import type { LearningRankerBuilder } from '../learning/learning-ranker';
+import { engineSearch, type LearningRankerBuilder } from '../learning/learning-ranker';
 import { learningCharts, learningSection, spliceLearningSection } from '../report/learning-section';
 import { type LearningSuiteResult, readHeldApart, runLearningSuite } from './learning';
 
@@ -21,13 +21,18 @@ const source = {
 const expanding: LearningRankerBuilder = async ({ tools, uses }) => {
   const extra = new Map<string, string[]>();
   for (const use of uses ?? []) extra.set(use.toolName, [...(extra.get(use.toolName) ?? []), use.query]);
-  const ranker = createKeywordRanker(
-    tools.map((tool) => ({
-      ...tool,
-      description: [tool.description ?? '', ...(extra.get(tool.name) ?? [])].join(' '),
-    })),
-  );
-  return { search: async (query, topK) => ranker.search(query, { topK }).map((result) => result.name) };
+  const expanded = (list: readonly ToolDescriptor[]) =>
+    createKeywordRanker(
+      list.map((tool) => ({
+        ...tool,
+        description: [tool.description ?? '', ...(extra.get(tool.name) ?? [])].join(' '),
+      })),
+    );
+  const ranker = expanded(tools);
+  return {
+    search: async (query, topK) => ranker.search(query, { topK }).map((result) => result.name),
+    searchTools: engineSearch(tools, { ranker: expanded }),
+  };
 };
 
 describe('the learning suite on a small catalog', () => {
@@ -85,6 +90,8 @@ describe('the learning suite on a small catalog', () => {
     expect(result.cost[0]!.searches).toBe(20);
     expect(result.cost[0]!.plainMedianMs).toBeGreaterThan(0);
     expect(result.cost[0]!.learnedMedianMs).toBeGreaterThan(0);
+    expect(result.cost[0]!.enginePlainMedianMs).toBeGreaterThan(0);
+    expect(result.cost[0]!.engineLearnedMedianMs).toBeGreaterThan(0);
   });
 
   it('scores the held-apart requests of the set with every public query recorded', () => {

@@ -66,9 +66,14 @@ export interface LearningCurve {
 export interface LearningCost {
   readonly set: string;
   readonly kind: LearningRankerKind;
+  /** Searches timed on each (of the ranker, then as many `search_tools` calls of an engine). */
   readonly searches: number;
+  /** The ranker's own search (topK 5). */
   readonly plainMedianMs: number;
   readonly learnedMedianMs: number;
+  /** One `search_tools` call of an engine over the ranker (with the engine's `learning` for the learning one). */
+  readonly enginePlainMedianMs: number;
+  readonly engineLearnedMedianMs: number;
 }
 
 export interface LearningSuiteResult {
@@ -164,24 +169,23 @@ async function timedBuild(build: () => Promise<BenchRanker>) {
 }
 
 /**
- * Times `searches` searches of each ranker, interleaved (plain, learning, then learning, plain
- * for the next query), so that both meet the same machine load; the medians, in ms.
+ * Times `searches` calls of each, interleaved (plain, learning, then learning, plain for the
+ * next query), so that both meet the same machine load; the medians, in ms.
  */
 async function timeBoth(
-  plain: BenchRanker,
-  learned: BenchRanker,
+  plain: (query: string) => Promise<unknown>,
+  learned: (query: string) => Promise<unknown>,
   queries: readonly EvalQuery[],
   searches: number,
-): Promise<{ plainMedianMs: number; learnedMedianMs: number; searches: number }> {
+): Promise<{ plain: number; learned: number }> {
   const plainTimes: number[] = [];
   const learnedTimes: number[] = [];
-  const once = async (ranker: BenchRanker, query: string, into: number[]) => {
+  const once = async (search: (query: string) => Promise<unknown>, query: string, into: number[]) => {
     const started = performance.now();
-    await ranker.search(query, 5);
+    await search(query);
     into.push(performance.now() - started);
   };
-  const count = queries.length === 0 ? 0 : searches;
-  for (let index = 0; index < count; index++) {
+  for (let index = 0; index < searches; index++) {
     const query = queries[index % queries.length]!.query;
     if (index % 2 === 0) {
       await once(plain, query, plainTimes);
@@ -191,11 +195,35 @@ async function timeBoth(
       await once(plain, query, plainTimes);
     }
   }
-  const sorted = (list: number[]) => list.sort((left, right) => left - right);
+  const median = (list: number[]) =>
+    quantile(
+      list.sort((left, right) => left - right),
+      0.5,
+    );
+  return { plain: median(plainTimes), learned: median(learnedTimes) };
+}
+
+/** The cost of learning on one set: the ranker's searches, then the engine's `search_tools` calls. */
+async function measureCost(
+  plain: BenchRanker,
+  learned: BenchRanker,
+  queries: readonly EvalQuery[],
+  searches: number,
+): Promise<Omit<LearningCost, 'set' | 'kind'>> {
+  const count = queries.length === 0 ? 0 : searches;
+  const ranker = await timeBoth(
+    (query) => plain.search(query, 5),
+    (query) => learned.search(query, 5),
+    queries,
+    count,
+  );
+  const engine = await timeBoth(plain.searchTools, learned.searchTools, queries, count);
   return {
-    plainMedianMs: quantile(sorted(plainTimes), 0.5),
-    learnedMedianMs: quantile(sorted(learnedTimes), 0.5),
     searches: count,
+    plainMedianMs: ranker.plain,
+    learnedMedianMs: ranker.learned,
+    enginePlainMedianMs: engine.plain,
+    engineLearnedMedianMs: engine.learned,
   };
 }
 
@@ -271,7 +299,7 @@ export async function runLearningSuite(options: {
       cost.push({
         set: set.name,
         kind,
-        ...(await timeBoth(plain.ranker, learned!.ranker, test, plan.timedSearches)),
+        ...(await measureCost(plain.ranker, learned!.ranker, test, plan.timedSearches)),
       });
       if (held.length > 0) {
         const everyUse = usesOf(set.queries);
