@@ -9,7 +9,12 @@ import {
   deriveLoadState,
   type ReceiptSigner,
 } from './context-state';
-import { checkRequestOptions, normalizeThreadId, readEngineSettings } from './engine/engine-settings';
+import {
+  checkRequestOptions,
+  DEFAULT_THREAD_ID,
+  normalizeThreadId,
+  readEngineSettings,
+} from './engine/engine-settings';
 import { createLoadQueue } from './engine/load-queue';
 import { createRankerSearch } from './engine/ranker-search';
 import { createRejectionReporter } from './engine/rejections';
@@ -100,6 +105,21 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
     emit,
   };
   let disposed = false;
+  // The learning's events (its uses, its store's failures) are the engine's too.
+  const unsubscribe = settings.learning?.subscribe((event) => {
+    if (event.type === 'store-error') {
+      emit({
+        type: 'store-error',
+        threadId: DEFAULT_THREAD_ID,
+        time: event.time,
+        operation: event.operation,
+        error: event.error,
+      });
+      return;
+    }
+    const { threadId, ...rest } = event;
+    emit({ ...rest, threadId: threadId ?? DEFAULT_THREAD_ID });
+  });
 
   return {
     metaTools,
@@ -150,6 +170,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
     dispose() {
       if (disposed) return;
       disposed = true;
+      unsubscribe?.();
       memory.forgetAll();
       return store?.dispose();
     },

@@ -16,6 +16,21 @@ export { withoutDeferLoading } from './defer-loading';
 export { createToolSearchEngine, DEFAULT_THREAD_ID, normalizeThreadId } from './engine';
 export type { ToolSearchErrorCode } from './errors';
 export { optionsObject, sizeOption, ToolSearchError, toolRecord } from './errors';
+export type { EvidenceSnapshot, EvidenceStore, StoredToolUse, ToolUse } from './learning/evidence';
+export { MAX_USE_NAME_LENGTH, MAX_USE_QUERY_LENGTH } from './learning/evidence';
+export type { EvidenceLimits, EvidenceRejection } from './learning/evidence-index';
+export type {
+  EvidenceImport,
+  EvidenceOutcome,
+  EvidenceSource,
+  Learning,
+  LearningEvent,
+  LearningOptions,
+} from './learning/learning';
+export { createLearning, DEFAULT_LEARNING_WEIGHT } from './learning/learning';
+export type { MemoryEvidenceStoreOptions } from './learning/memory-evidence-store';
+export { createMemoryEvidenceStore, DEFAULT_MAX_STORED_USES } from './learning/memory-evidence-store';
+export { fuseEvidence, withLearning } from './learning/with-learning';
 export type { MemoryStore, MemoryStoreEvictReason, MemoryStoreOptions } from './memory-store';
 export { checkRemoveOptions, createMemoryStore } from './memory-store';
 export type { MetaToolOptions } from './meta-tools';

@@ -24,6 +24,7 @@ export const ENGINE_OPTION_NAMES = {
   filter: true,
   signingSecret: true,
   ranker: true,
+  learning: true,
   clock: true,
   onEvent: true,
   storeTimeoutMs: true,

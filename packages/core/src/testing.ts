@@ -8,6 +8,8 @@
 export type { FakeClock } from './clock';
 export { createFakeClock } from './clock';
 export { conceptVectors } from './testing/concept-vectors';
+export type { EvidenceStoreContractOptions } from './testing/evidence-store-contract';
+export { describeEvidenceStoreContract } from './testing/evidence-store-contract';
 export type { Deferred, HeldRanker } from './testing/held-ranker';
 export { createDeferred, createHeldRanker } from './testing/held-ranker';
 export { everyForwardedEngineOption, invalidOptionsMessage } from './testing/invalid-options';

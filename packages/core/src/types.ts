@@ -3,6 +3,9 @@
  * knows a framework. Implementations live in their own files.
  */
 
+import type { EvidenceRejection } from './learning/evidence-index';
+import type { EvidenceSource, Learning } from './learning/learning';
+
 /** A value or a promise of it: pluggable parts may be sync or async, the engine awaits. */
 export type MaybePromise<T> = T | Promise<T>;
 
@@ -315,6 +318,20 @@ export type ToolSearchEvent =
        */
       readonly type: 'hook-replaced';
       readonly hook: ReplacedHook;
+    })
+  | (EventBase & {
+      /**
+       * With `learning`: a use was recorded as evidence for a tool (`recorded: true`), or refused
+       * (`reason`). `source` `'call'`: a search of this request found the tool and a call of it
+       * succeeded (`request.toolCallSucceeded`); `'app'`: `learning.recordUse`. A use without a
+       * thread has the `'default'` thread id.
+       */
+      readonly type: 'evidence';
+      readonly toolName: string;
+      readonly query: string;
+      readonly source: EvidenceSource;
+      readonly recorded: boolean;
+      readonly reason?: EvidenceRejection;
     });
 
 /** An adapter's hook that the app replaced (see the `hook-replaced` event). */
@@ -352,6 +369,11 @@ export interface ToolSearchEngineOptions<TTool = unknown, TContext = unknown> {
   readonly signingSecret?: string;
   /** Replaces the keyword ranker (for example with the hybrid ranker). */
   readonly ranker?: RankerFactory;
+  /**
+   * Learning from use (`createLearning()`): a search followed by a successful call of a tool it
+   * found is recorded as evidence for that tool, and the ranker also ranks by it. Off by default.
+   */
+  readonly learning?: Learning;
   readonly clock?: Clock;
   readonly onEvent?: ToolSearchEventListener;
   /**
@@ -461,6 +483,12 @@ export interface ToolSearchRequest<TTool = unknown> {
    * `prepareStep({ modelStep: false })`.)
    */
   hookReplaced(hook: ReplacedHook): void;
+  /**
+   * The adapter ran a call of this tool and it succeeded. With `learning`, when a search of this
+   * request found the tool, the search's query is recorded as evidence for it (once per request
+   * and tool); returns whether it was. Without `learning`, does nothing and returns false.
+   */
+  toolCallSucceeded(toolName: string): boolean;
   /** Resolves a visible name (canonical or alias) to its entry for execution. */
   resolve(toolName: string): CatalogEntry<TTool> | undefined;
   /**

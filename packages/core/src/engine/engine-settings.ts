@@ -3,6 +3,8 @@
 // and how a thread id is keyed.
 import { clockOption, timeoutOption } from '../clock';
 import { optionsObject, ToolSearchError } from '../errors';
+import { type LearningInternals, learningInternals } from '../learning/learning';
+import { withLearning } from '../learning/with-learning';
 import { checkOptionNames, ENGINE_OPTION_NAMES, REQUEST_OPTION_NAMES } from '../option-names';
 import { keywordRankerOver } from '../ranking/keyword-ranker';
 import { checkRankerFactory } from '../ranking/ranker-answers';
@@ -28,6 +30,8 @@ export interface EngineSettings<TTool, TContext> {
   readonly filterTimeoutMs: number;
   readonly signingSecret: string | undefined;
   readonly rankerFactory: RankerFactory;
+  /** With the `learning` option: its internals (the ranker factory is wrapped with it). */
+  readonly learning: LearningInternals | undefined;
   readonly filter: ToolFilter<TTool, TContext> | undefined;
 }
 
@@ -71,7 +75,9 @@ export function readEngineSettings<TTool, TContext>(
     throw new ToolSearchError('INVALID_OPTIONS', 'signingSecret must be a non-empty string.');
   }
   // The catalog checks the names, so the default ranker need not check them again.
-  const rankerFactory = checkRankerFactory(options.ranker ?? keywordRankerOver, 'createToolSearchEngine');
+  const givenFactory = checkRankerFactory(options.ranker ?? keywordRankerOver, 'createToolSearchEngine');
+  const learning = options.learning ?? undefined;
+  const rankerFactory = learning === undefined ? givenFactory : withLearning(givenFactory, learning);
   const filter = options.filter ?? undefined;
   if (filter !== undefined && typeof filter !== 'function') {
     throw new ToolSearchError(
@@ -90,6 +96,7 @@ export function readEngineSettings<TTool, TContext>(
     filterTimeoutMs,
     signingSecret: options.signingSecret || undefined,
     rankerFactory,
+    learning: learning === undefined ? undefined : learningInternals(learning, 'createToolSearchEngine'),
     filter,
   };
 }

@@ -29,6 +29,7 @@ import type { StoreCalls } from './store-calls';
 import { createSuggestions } from './suggestions';
 import type { ThreadMemory } from './thread-memory';
 import { createToolLoading, type LoadCanonical } from './tool-loading';
+import { createUseEvidence } from './use-evidence';
 
 /** What a request uses of its engine: built once per engine, shared by its requests. */
 export interface RequestEngineParts<TTool, TContext> {
@@ -52,9 +53,17 @@ export function createRequest<TTool, TContext>(
   engine: RequestEngineParts<TTool, TContext>,
   requestOptions: RequestOptions<TTool, TContext>,
 ): ToolSearchRequest<TTool> {
-  const { settings, staticCatalog, store, memory, signer, metaTools, offeredMetaNames, emit } = engine;
+  const { settings, staticCatalog, store, memory, signer, metaTools, offeredMetaNames } = engine;
   const { clock, autoLoad, maxLoadedTools } = settings;
   const threadId = normalizeThreadId(requestOptions.threadId);
+  // With learning, the request watches its own searches: what they found, a call may confirm.
+  const evidence = settings.learning && createUseEvidence({ threadId, learning: settings.learning });
+  const emit = evidence
+    ? (event: ToolSearchEvent) => {
+        evidence.observe(event);
+        engine.emit(event);
+      }
+    : engine.emit;
 
   const tools = resolveRequestTools({
     threadId,
@@ -173,6 +182,11 @@ export function createRequest<TTool, TContext>(
       abortable(options?.signal, (signal) => loadToolOf()(input, signal)),
     guard: (toolName, guardOptions) => guardOf()(toolName, guardOptions),
     hookReplaced: (hook) => hooksOf().hookReplaced(hook),
+    toolCallSucceeded: (toolName: string) => {
+      if (!evidence || typeof toolName !== 'string') return false;
+      const entry = planner.current()?.byName.get(toolName) ?? tools.lookupExact(toolName);
+      return entry !== undefined && evidence.succeeded(entry.descriptor.name);
+    },
     resolve: (toolName: string) =>
       typeof toolName === 'string' ? planner.current()?.byName.get(toolName) : undefined,
     catalogInstructions: () => listingOf()(),

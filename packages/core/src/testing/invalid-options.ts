@@ -31,6 +31,7 @@ export function everyForwardedEngineOption() {
     filter: () => true,
     signingSecret: undefined,
     ranker: undefined,
+    learning: undefined,
     clock: undefined,
     onEvent: () => {},
     storeTimeoutMs: 1_000,

@@ -1,0 +1,436 @@
+// Owns a catalog's learning from use: the options and bounds, recording a use (checked, capped,
+// into this process's evidence index and, in the background, the store), loading the store's
+// evidence at start and on `reload`, JSON export and import, and the learning's events.
+import { clockOption, failAfter, timeoutOption } from '../clock';
+import { sha256Bytes, toBase64Url } from '../crypto';
+import { optionsObject, sizeOption, ToolSearchError } from '../errors';
+import { safeListener } from '../listener';
+import { checkOptionNames, type OptionNamesOf } from '../option-names';
+import { cutText } from '../ranking/cut-text';
+import type { Clock, MaybePromise } from '../types';
+import {
+  type EvidenceSnapshot,
+  type EvidenceStore,
+  MAX_USE_NAME_LENGTH,
+  MAX_USE_QUERY_LENGTH,
+  readStoredUse,
+  type StoredToolUse,
+  type ToolUse,
+} from './evidence';
+import {
+  createEvidenceIndex,
+  type EvidenceIndex,
+  type EvidenceLimits,
+  type EvidenceRejection,
+} from './evidence-index';
+import { createMemoryEvidenceStore } from './memory-evidence-store';
+
+export interface LearningOptions {
+  /** Where evidence is kept (default: in memory, this process only). */
+  readonly store?: EvidenceStore;
+  /** The catalog the evidence is for: one id per distinct catalog (default `'default'`). */
+  readonly catalogId?: string;
+  /** The most evidence can add to a tool's score, 0..1 (default 0.5): a tool's own text weighs more. */
+  readonly weight?: number;
+  /** A tool's evidence weighs at most this many uses (default 1,000); older ones are scaled down. */
+  readonly maxUsesPerTool?: number;
+  /** Uses one thread may record for one tool (default 2). */
+  readonly maxThreadUsesPerTool?: number;
+  /** Uses one thread may record in all (default 20). */
+  readonly maxUsesPerThread?: number;
+  /** Distinct request words kept per tool (default 256; the weakest go first). */
+  readonly maxWordsPerTool?: number;
+  /** Tools with evidence, at most (default 100,000). */
+  readonly maxTools?: number;
+  /** A use weighs half as much after this many milliseconds (default 30 days; `Infinity`: never). */
+  readonly halfLifeMs?: number;
+  /** Bound on one store call (default 2,000 ms); past it the call counts as failed. */
+  readonly storeTimeoutMs?: number;
+  readonly clock?: Clock;
+  /** Told of every use recorded or refused, and of every store failure. */
+  readonly onEvent?: (event: LearningEvent) => void;
+}
+
+/** Where a use came from: a search followed by a successful call, the app, or an import. */
+export type EvidenceSource = 'call' | 'app' | 'import';
+
+export type LearningEvent =
+  | {
+      readonly type: 'evidence';
+      readonly time: number;
+      readonly toolName: string;
+      readonly query: string;
+      /** The thread of the use (as given), when it had one. */
+      readonly threadId?: string;
+      readonly source: EvidenceSource;
+      readonly recorded: boolean;
+      /** When not recorded: why. */
+      readonly reason?: EvidenceRejection;
+    }
+  | {
+      readonly type: 'store-error';
+      readonly time: number;
+      readonly operation: 'evidence.add' | 'evidence.list' | 'evidence.clear';
+      readonly error: unknown;
+    };
+
+/** What became of one recorded use. */
+export interface EvidenceOutcome {
+  readonly recorded: boolean;
+  readonly reason?: EvidenceRejection;
+}
+
+/** What an import did. */
+export interface EvidenceImport {
+  readonly imported: number;
+  readonly skipped: number;
+}
+
+/** Learning from use for one catalog id: made by {@link createLearning}, used by `withLearning` and the engine. */
+export interface Learning {
+  readonly catalogId: string;
+  /** Settles once the store's evidence is loaded (never rejects: a failure is a `store-error` event). */
+  readonly ready: Promise<void>;
+  /** Records a use now (in this process at once, in the store in the background). */
+  recordUse(use: ToolUse): EvidenceOutcome;
+  /** Reads the store's evidence again (another process's uses, a restored backup). */
+  reload(): Promise<void>;
+  /** The store's evidence for this catalog, as JSON-ready data. */
+  exportEvidence(): Promise<EvidenceSnapshot>;
+  /** Adds a snapshot's uses (a use already known, by id, counts once). */
+  importEvidence(snapshot: unknown): Promise<EvidenceImport>;
+  /** Forgets this catalog's evidence, here and in the store. */
+  clear(): Promise<void>;
+  /** Settles once every store write begun so far has settled. */
+  flush(): Promise<void>;
+  /** Tools with evidence, and uses recorded, in this process. */
+  stats(): { readonly toolCount: number; readonly useCount: number };
+}
+
+/** What `withLearning` and the engine use of a learning (not public). */
+export interface LearningInternals {
+  readonly weight: number;
+  readonly clock: Clock;
+  index(): EvidenceIndex;
+  record(use: ToolUse, source: EvidenceSource): EvidenceOutcome;
+  /** Names of the tools the learning's rankers were built over (uses of others are refused). */
+  knowTools(names: Iterable<string>): void;
+  subscribe(listener: (event: LearningEvent) => void): () => void;
+}
+
+const internals = new WeakMap<Learning, LearningInternals>();
+
+/** The internals of a learning made by {@link createLearning} (INVALID_OPTIONS for anything else). */
+export function learningInternals(learning: unknown, where: string): LearningInternals {
+  const found =
+    typeof learning === 'object' && learning !== null ? internals.get(learning as Learning) : undefined;
+  if (found === undefined) {
+    throw new ToolSearchError('INVALID_OPTIONS', `${where}: learning must be made by createLearning()`);
+  }
+  return found;
+}
+
+export const DEFAULT_LEARNING_WEIGHT = 0.5;
+const DAY_MS = 86_400_000;
+const DEFAULT_LIMITS: EvidenceLimits = {
+  maxUsesPerTool: 1_000,
+  maxThreadUsesPerTool: 2,
+  maxUsesPerThread: 20,
+  maxWordsPerTool: 256,
+  maxTools: 100_000,
+  halfLifeMs: 30 * DAY_MS,
+};
+/** Tool names a learning's rankers are known to have, at most (past it, no use is refused as unknown). */
+const MAX_KNOWN_TOOLS = 200_000;
+
+const LEARNING_OPTION_NAMES = {
+  store: true,
+  catalogId: true,
+  weight: true,
+  maxUsesPerTool: true,
+  maxThreadUsesPerTool: true,
+  maxUsesPerThread: true,
+  maxWordsPerTool: true,
+  maxTools: true,
+  halfLifeMs: true,
+  storeTimeoutMs: true,
+  clock: true,
+  onEvent: true,
+} as const satisfies OptionNamesOf<LearningOptions>;
+
+function readLimits(options: LearningOptions): EvidenceLimits {
+  const limits = { ...DEFAULT_LIMITS };
+  for (const name of [
+    'maxUsesPerTool',
+    'maxThreadUsesPerTool',
+    'maxUsesPerThread',
+    'maxWordsPerTool',
+    'maxTools',
+  ] as const) {
+    limits[name] = sizeOption(options[name], name, DEFAULT_LIMITS[name]);
+  }
+  const halfLifeMs = options.halfLifeMs ?? DEFAULT_LIMITS.halfLifeMs;
+  if (typeof halfLifeMs !== 'number' || !(halfLifeMs > 0)) {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      `halfLifeMs must be a number > 0 (or Infinity), got ${String(halfLifeMs)}`,
+    );
+  }
+  return { ...limits, halfLifeMs };
+}
+
+function checkStore(store: unknown): EvidenceStore {
+  const candidate = store as Partial<EvidenceStore> | null;
+  if (
+    typeof candidate !== 'object' ||
+    candidate === null ||
+    typeof candidate.add !== 'function' ||
+    typeof candidate.list !== 'function'
+  ) {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      'createLearning: store must be an evidence store ({ add(catalogId, uses), list(catalogId) })',
+    );
+  }
+  return candidate as EvidenceStore;
+}
+
+/** A digest of a thread id: a store and a snapshot never hold the id itself. */
+function threadDigest(threadId: string): string {
+  return toBase64Url(sha256Bytes(`tool-search:thread:${threadId}`)).slice(0, 22);
+}
+
+let useCounter = 0;
+/** A unique id for a new use: its time, a process counter and random bits. */
+function newUseId(time: number): string {
+  const random = new Uint32Array(2);
+  globalThis.crypto.getRandomValues(random);
+  useCounter = (useCounter + 1) % 0x100000000;
+  return `${Math.trunc(time).toString(36)}-${useCounter.toString(36)}-${random[0]!.toString(36)}${random[1]!.toString(36)}`;
+}
+
+/**
+ * Learning from use, for one catalog: give it to the engine (`learning` option) or wrap a ranker
+ * factory with it (`withLearning`). See docs/learning.md.
+ */
+export function createLearning(options?: LearningOptions | null): Learning {
+  const checked = optionsObject(options, 'createLearning');
+  checkOptionNames(checked, LEARNING_OPTION_NAMES, 'createLearning');
+  const store = checked.store === undefined ? createMemoryEvidenceStore() : checkStore(checked.store);
+  const catalogId = checked.catalogId ?? 'default';
+  if (typeof catalogId !== 'string' || catalogId.length === 0 || catalogId.length > MAX_USE_NAME_LENGTH) {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      'createLearning: catalogId must be a non-empty string of at most 256 characters',
+    );
+  }
+  const weight = checked.weight ?? DEFAULT_LEARNING_WEIGHT;
+  if (typeof weight !== 'number' || !(weight >= 0 && weight <= 1)) {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      `createLearning: weight must be a number in 0..1, got ${String(weight)}`,
+    );
+  }
+  const limits = readLimits(checked);
+  const storeTimeoutMs = timeoutOption(checked.storeTimeoutMs, 'storeTimeoutMs', 2_000);
+  const clock = clockOption(checked.clock, 'createLearning');
+  const listeners = new Set<(event: LearningEvent) => void>([
+    safeListener(checked.onEvent, 'createLearning: onEvent'),
+  ]);
+  const emit = (event: LearningEvent) => {
+    for (const listener of listeners) listener(event);
+  };
+  const knownTools = new Set<string>();
+
+  let index = createEvidenceIndex(limits);
+  /** Uses recorded while a load is under way: added again to the loaded index. */
+  let recordedDuringLoad: StoredToolUse[] | undefined;
+  let loads = 0;
+  const pending = new Set<Promise<unknown>>();
+
+  /** A store call, bounded and observed: a failure is an event, never a throw. */
+  function storeCall<T>(
+    operation: 'evidence.add' | 'evidence.list' | 'evidence.clear',
+    call: () => MaybePromise<T>,
+  ): Promise<{ ok: true; value: T } | { ok: false }> {
+    const failed = (error: unknown) => {
+      emit({ type: 'store-error', time: clock.now(), operation, error });
+      return { ok: false } as const;
+    };
+    let answer: MaybePromise<T>;
+    try {
+      answer = call();
+    } catch (error) {
+      return Promise.resolve(failed(error));
+    }
+    const settled = failAfter(
+      Promise.resolve(answer),
+      storeTimeoutMs,
+      clock,
+      'STORE_TIMEOUT',
+      `The evidence store did not answer ${operation} within ${storeTimeoutMs} ms.`,
+    ).then((value) => ({ ok: true, value }) as const, failed);
+    pending.add(settled);
+    void settled.finally(() => pending.delete(settled));
+    return settled;
+  }
+
+  function record(use: ToolUse, source: EvidenceSource): EvidenceOutcome {
+    const given = (typeof use === 'object' && use !== null ? use : {}) as Partial<
+      Record<keyof ToolUse, unknown>
+    >;
+    const { query, toolName, time, threadId } = given;
+    const refuse = (reason: EvidenceRejection): EvidenceOutcome => {
+      if (typeof toolName === 'string' && typeof query === 'string') {
+        emit({
+          type: 'evidence',
+          time: clock.now(),
+          toolName: cutText(toolName, MAX_USE_NAME_LENGTH),
+          query: cutText(query, MAX_USE_QUERY_LENGTH),
+          ...(typeof threadId === 'string' ? { threadId } : {}),
+          source,
+          recorded: false,
+          reason,
+        });
+      }
+      return { recorded: false, reason };
+    };
+    if (
+      typeof query !== 'string' ||
+      typeof toolName !== 'string' ||
+      toolName.length === 0 ||
+      toolName.length > MAX_USE_NAME_LENGTH ||
+      (time !== undefined && (typeof time !== 'number' || !Number.isFinite(time))) ||
+      (threadId !== undefined && typeof threadId !== 'string')
+    ) {
+      return refuse('invalid-use');
+    }
+    if (knownTools.size > 0 && knownTools.size < MAX_KNOWN_TOOLS && !knownTools.has(toolName)) {
+      return refuse('unknown-tool');
+    }
+    const at = time ?? clock.now();
+    const stored: StoredToolUse = {
+      id: newUseId(at),
+      query: cutText(query, MAX_USE_QUERY_LENGTH),
+      toolName,
+      time: at,
+      ...(threadId === undefined ? {} : { thread: threadDigest(threadId) }),
+    };
+    const rejection = index.add(stored);
+    if (rejection !== undefined) return refuse(rejection);
+    recordedDuringLoad?.push(stored);
+    emit({
+      type: 'evidence',
+      time: clock.now(),
+      toolName,
+      query: stored.query,
+      ...(threadId === undefined ? {} : { threadId }),
+      source,
+      recorded: true,
+    });
+    void storeCall('evidence.add', () => store.add(catalogId, [stored]));
+    return { recorded: true };
+  }
+
+  async function reload(): Promise<void> {
+    const load = ++loads;
+    const during: StoredToolUse[] = [];
+    recordedDuringLoad = during;
+    const listed = await storeCall('evidence.list', () => store.list(catalogId));
+    if (load !== loads) return; // a later load replaces this one
+    recordedDuringLoad = undefined;
+    if (!listed.ok) return; // keep what this process has
+    const next = createEvidenceIndex(limits);
+    for (const raw of Array.isArray(listed.value) ? listed.value : []) {
+      const use = readStoredUse(raw);
+      if (use !== undefined) next.add(use);
+    }
+    for (const use of during) next.add(use);
+    index = next;
+  }
+
+  const learning: Learning = {
+    catalogId,
+    ready: reload(),
+    recordUse: (use) => record(use, 'app'),
+    reload,
+    async exportEvidence() {
+      await flush();
+      const listed = await storeCall('evidence.list', () => store.list(catalogId));
+      if (!listed.ok) {
+        throw new ToolSearchError(
+          'STORE_UNAVAILABLE',
+          'exportEvidence: the evidence store could not be read.',
+        );
+      }
+      const uses = (Array.isArray(listed.value) ? listed.value : []).flatMap(
+        (raw) => readStoredUse(raw) ?? [],
+      );
+      return { version: 1, catalogId, uses };
+    },
+    async importEvidence(snapshot) {
+      const given = snapshot as Partial<EvidenceSnapshot> | null;
+      if (typeof given !== 'object' || given === null || given.version !== 1 || !Array.isArray(given.uses)) {
+        throw new ToolSearchError(
+          'INVALID_INPUT',
+          'importEvidence: expected a snapshot { version: 1, catalogId, uses: [...] } from exportEvidence()',
+        );
+      }
+      const accepted: StoredToolUse[] = [];
+      let skipped = 0;
+      for (const raw of given.uses) {
+        const use = readStoredUse(raw);
+        if (use === undefined || index.add(use) !== undefined) skipped++;
+        else {
+          accepted.push(use);
+          recordedDuringLoad?.push(use);
+        }
+      }
+      if (accepted.length > 0) {
+        const written = await storeCall('evidence.add', () => store.add(catalogId, accepted));
+        if (!written.ok) {
+          throw new ToolSearchError(
+            'STORE_UNAVAILABLE',
+            'importEvidence: the uses rank in this process, but the evidence store did not keep them.',
+          );
+        }
+      }
+      return { imported: accepted.length, skipped };
+    },
+    async clear() {
+      loads++;
+      recordedDuringLoad = undefined;
+      index = createEvidenceIndex(limits);
+      if (store.clear) {
+        const cleared = await storeCall('evidence.clear', () => store.clear!(catalogId));
+        if (!cleared.ok) {
+          throw new ToolSearchError('STORE_UNAVAILABLE', 'clear: the evidence store could not be cleared.');
+        }
+      }
+    },
+    flush,
+    stats: () => ({ toolCount: index.toolCount, useCount: index.useCount }),
+  };
+
+  async function flush(): Promise<void> {
+    while (pending.size > 0) await Promise.all([...pending]);
+  }
+
+  internals.set(learning, {
+    weight,
+    clock,
+    index: () => index,
+    record,
+    knowTools(names) {
+      for (const name of names) {
+        if (knownTools.size >= MAX_KNOWN_TOOLS) return;
+        knownTools.add(name);
+      }
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  });
+  return learning;
+}
