@@ -17,7 +17,7 @@ export { createToolSearchEngine, DEFAULT_THREAD_ID, normalizeThreadId } from './
 export type { ToolSearchErrorCode } from './errors';
 export { optionsObject, sizeOption, ToolSearchError, toolRecord } from './errors';
 export type { EvidenceSnapshot, EvidenceStore, StoredToolUse, ToolUse } from './learning/evidence';
-export { MAX_USE_NAME_LENGTH, MAX_USE_QUERY_LENGTH } from './learning/evidence';
+export { MAX_USE_NAME_LENGTH, MAX_USE_QUERY_LENGTH, readStoredUse } from './learning/evidence';
 export type { EvidenceLimits, EvidenceRejection } from './learning/evidence-index';
 export type {
   EvidenceImport,
