@@ -6,11 +6,15 @@
 import {
   createHybridRanker,
   createKeywordRanker,
+  createLearning,
   createToolSearchEngine,
   type Embedder,
+  type RankerFactory,
   type ToolDescriptor,
   type ToolSearchEngineOptions,
+  withLearning,
 } from '@tool-search/core';
+import { createFakeClock } from '@tool-search/core/testing';
 import { createWordVectorEmbedder } from '@tool-search/word-vectors';
 import type { RecordedUse } from './protocol';
 
@@ -22,12 +26,14 @@ export interface BenchRanker {
   search(query: string, topK: number): Promise<readonly string[]>;
   /** One `search_tools` call through an engine over the same ranker (and learning), as adapters make it. */
   searchTools(query: string): Promise<unknown>;
+  /** Of the uses given, how many the learning accepted (the rest it refused, e.g. a query without a content word). */
+  readonly recorded?: number;
 }
 
 /** `searchTools` of a `BenchRanker`: an engine over the catalog, its searches from one request. */
 export function engineSearch(
   tools: readonly ToolDescriptor[],
-  options: Pick<ToolSearchEngineOptions<null>, 'ranker'>,
+  options: Pick<ToolSearchEngineOptions<null>, 'ranker' | 'learning'>,
 ): BenchRanker['searchTools'] {
   const engine = createToolSearchEngine({
     catalog: tools.map((descriptor) => ({ descriptor, tool: null })),
@@ -60,15 +66,37 @@ const asNames = async (
   results: Promise<readonly { name: string }[]> | readonly { name: string }[],
 ): Promise<readonly string[]> => (await results).map((result) => result.name);
 
-/** The rankers of `@tool-search/core`, plain or learning. */
+/**
+ * The rankers of `@tool-search/core`: plain, or wrapped by `withLearning` over a learning (in
+ * memory, default settings) fed `uses` through `recordUse`, as an app seeding it from its logs
+ * would. Every use is recorded at one instant of a fake clock, so none has decayed.
+ */
 export const buildLearningRanker: LearningRankerBuilder = async ({ tools, kind, uses }) => {
-  if (uses !== null) {
-    throw new Error('the core has no learning ranker yet');
+  const factory: RankerFactory =
+    kind === 'hybrid' ? createHybridRanker({ embedder: embedder() }) : keywordFactory;
+  if (uses === null) {
+    const ranker = factory(tools);
+    return {
+      search: (query, topK) => asNames(ranker.search(query, { topK, minScore: 0 })),
+      searchTools: engineSearch(tools, { ranker: factory }),
+    };
   }
-  const factory = kind === 'hybrid' ? createHybridRanker({ embedder: embedder() }) : keywordFactory;
-  const ranker = factory(tools);
+  const clock = createFakeClock();
+  const learning = createLearning({ clock });
+  await learning.ready;
+  // The ranker first: a learning refuses a use of a tool no ranker over it has.
+  const ranker = withLearning(factory, learning)(tools);
+  let recorded = 0;
+  for (const use of uses) if (learning.recordUse({ ...use, time: clock.now() }).recorded) recorded++;
+  await learning.flush();
+  // The engine's own learning, fed the same uses, for its search_tools calls.
+  const engineLearning = createLearning({ clock });
+  const searchTools = engineSearch(tools, { ranker: factory, learning: engineLearning });
+  for (const use of uses) engineLearning.recordUse({ ...use, time: clock.now() });
+  await engineLearning.flush();
   return {
     search: (query, topK) => asNames(ranker.search(query, { topK, minScore: 0 })),
-    searchTools: engineSearch(tools, { ranker: factory }),
+    searchTools,
+    recorded,
   };
 };

@@ -149,7 +149,7 @@ export function learningSection(
           row.kind,
           integer(info?.tools ?? Number.NaN),
           integer(info?.traffic ?? Number.NaN),
-          integer(row.uses),
+          `${integer(row.uses)} (${integer(row.recorded)})`,
           integer(row.plain.overall.queries),
           metric(row.plain.overall.metrics.ndcg10),
           metric(row.learned.overall.metrics.ndcg10),
@@ -224,13 +224,13 @@ export function learningSection(
       `**Requests written apart from the sets.** ${integer(heldCount)} paraphrased requests (\`packages/bench/src/__fixtures__/held-apart/requests.jsonl\`), each naming the tools of one set's catalog that answer it, written from the tools' purpose in other words than the sets use; scored on that set's catalog with **every** public query of the set recorded as traffic. A gain here is learning that generalises beyond the four sets; a loss would be learning that only fits them.`,
       '',
       table(
-        ['set', 'ranker', 'requests', 'uses recorded', 'NDCG@10 without', 'with', 'gain'],
+        ['set', 'ranker', 'requests', 'uses recorded (accepted)', 'NDCG@10 without', 'with', 'gain'],
         [
           ...result.heldApart.map((row) => [
             row.set,
             row.kind,
             integer(row.plain.overall.queries),
-            integer(row.uses),
+            `${integer(row.uses)} (${integer(row.recorded)})`,
             metric(row.plain.overall.metrics.ndcg10),
             metric(row.learned.overall.metrics.ndcg10),
             signed(gain(row)),

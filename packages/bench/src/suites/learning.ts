@@ -49,8 +49,10 @@ export interface LearningSetInfo {
 export interface LearningComparison {
   readonly set: string;
   readonly kind: LearningRankerKind;
-  /** Uses recorded before the learning ranker was scored. */
+  /** Uses given to the learning before the learning ranker was scored. */
   readonly uses: number;
+  /** Of those, the uses it accepted (it refuses a query without a content word, a thread past its cap…). */
+  readonly recorded: number;
   readonly plain: EvalReport;
   readonly learned: EvalReport;
 }
@@ -275,7 +277,7 @@ export async function runLearningSuite(options: {
         plain.buildMs,
       );
       const points: { uses: number; ndcg10: number }[] = [];
-      let learned: { ranker: BenchRanker; report: EvalReport } | undefined;
+      let learned: { ranker: BenchRanker; report: EvalReport; recorded: number } | undefined;
       for (const count of curvePoints(plan.curve, uses.length)) {
         const built = await timedBuild(() => build({ tools: set.tools, kind, uses: uses.slice(0, count) }));
         const report = score(
@@ -286,12 +288,13 @@ export async function runLearningSuite(options: {
           built.buildMs,
         );
         points.push({ uses: count, ndcg10: report.overall.metrics.ndcg10 });
-        learned = { ranker: built.ranker, report };
+        learned = { ranker: built.ranker, report, recorded: built.ranker.recorded ?? count };
       }
       comparisons.push({
         set: set.name,
         kind,
         uses: uses.length,
+        recorded: learned!.recorded,
         plain: plainReport,
         learned: learned!.report,
       });
@@ -308,6 +311,7 @@ export async function runLearningSuite(options: {
           set: set.name,
           kind,
           uses: everyUse.length,
+          recorded: all.ranker.recorded ?? everyUse.length,
           plain: score(LABELS[kind].plain, set.name, held, await rankAll(plain.ranker, held), plain.buildMs),
           learned: score(LABELS[kind].learned, set.name, held, await rankAll(all.ranker, held), all.buildMs),
         });
