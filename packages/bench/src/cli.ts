@@ -15,7 +15,7 @@ import { createProgress } from './progress';
 import { REPO_ROOT } from './quality/eval-data';
 import { consoleSummary, learningSummary } from './report/console';
 import { type BenchResults, runBench } from './run-bench';
-import { runLearningSuite } from './suites/learning';
+import { type LearningSuiteResult, runLearningSuite } from './suites/learning';
 import { defaultOutput, writeLearningReport, writeReport } from './write-report';
 
 const { values } = parseArgs({
@@ -82,7 +82,10 @@ if (values.suite !== undefined) {
     throw new Error('--suite learning needs the eval sets (not --tools/--queries)');
   const progress = createProgress();
   const started = performance.now();
-  const learning = await runLearningSuite({ sources: config.sources, plan: config.learning, progress });
+  // With --from-json: the figures a learning run saved with --json, written again.
+  const learning = values['from-json']
+    ? (JSON.parse(await readFile(callerPath(values['from-json']), 'utf8')) as LearningSuiteResult)
+    : await runLearningSuite({ sources: config.sources, plan: config.learning, progress });
   progress.end();
   const markdown = values.out ? callerPath(values.out) : defaultOutput(REPO_ROOT, config.mode);
   const written = await writeLearningReport(learning, { markdown });

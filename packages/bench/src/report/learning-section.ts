@@ -79,6 +79,9 @@ export function learningCharts(result: LearningSuiteResult | null): Chart[] {
         x: columns.map((column) => (column === 'none' || column === 'all' ? column : `${column} uses`)),
         series,
         values,
+        height: 420,
+        // From the tenth at or below the lowest point, so that gains of a few hundredths show.
+        from: Math.floor(Math.min(1, ...values.flat().filter(Number.isFinite)) * 10) / 10,
       }),
     },
   ];
@@ -118,7 +121,7 @@ export function learningSection(
     LEARNING_START,
     '## Learning from use',
     '',
-    "The protocol of issue 55. Each set's queries are split by a hash of their id (the top bit of its FNV-1a hash) into a **traffic** half and a **test** half. " +
+    "The protocol of issue 55. Each set's queries are split by a hash of their id (the top bit of its FNV-1a hash, mixed by murmur3’s finaliser) into a **traffic** half and a **test** half. " +
       'Each traffic query is recorded as a use of each of its relevant tools, from a conversation of its own (as an app seeding the engine from its logs would, with `recordUse`), in an order fixed by a hash of the id. ' +
       'The test half is then ranked (top 10) by the plain ranker and by the learning ranker with those uses recorded, for the keyword ranker and the hybrid one (the offline word vectors). ' +
       (subsampled
