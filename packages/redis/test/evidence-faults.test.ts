@@ -1,10 +1,9 @@
 import {
-  createKeywordRanker,
   createLearning,
+  createToolSearchEngine,
   type LearningEvent,
   type StoredToolUse,
   ToolSearchError,
-  withLearning,
 } from '@tool-search/core';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createRedisEvidenceStore } from '../src/redis-evidence-store';
@@ -90,29 +89,38 @@ describe('an evidence store whose Redis stops answering (SIGSTOP) mid-operation'
     expect(new Set(listed.map((entry) => entry.id)).size).toBe(listed.length);
   });
 
-  it('leaves a learning ranking without the store: a search answers, a store-error is reported', async () => {
+  it('leaves the engine searching without the store: search_tools answers at once, a store-error is reported', async () => {
     const redis = await server();
     const client = await connectClient(redis.url);
     const store = createRedisEvidenceStore({ client, keyPrefix: 'learning:', commandTimeoutMs });
+    await store.add('shop', [{ ...use(1), toolName: 'getWeather' }]);
     const events: LearningEvent[] = [];
     const learning = createLearning({ store, catalogId: 'shop', onEvent: (event) => events.push(event) });
     await learning.ready;
-    const ranker = withLearning(createKeywordRanker, learning)(tools);
+    const engine = createToolSearchEngine({
+      catalog: tools.map((descriptor) => ({ descriptor, tool: null })),
+      learning,
+    });
     redis.freeze();
     try {
-      learning.recordUse({ query: 'do I need an umbrella', toolName: 'getWeather', threadId: 't1' });
+      // A use recorded while Redis is stalled: its write fails within the bound, in the background.
+      learning.recordUse({ query: 'should I pack a raincoat', toolName: 'getWeather', threadId: 't1' });
       const flushed = learning.flush().then(
         () => 'settled',
         () => 'rejected',
       );
       const started = performance.now();
-      const found = await ranker.search('weather in a city', { topK: 1 });
+      const found = await engine.startRequest({ threadId: 't2' }).searchTools({ query: 'umbrella in town' });
       expect(performance.now() - started).toBeLessThan(atOnce);
-      expect(found.map((result) => result.name)).toEqual(['getWeather']);
+      // The evidence read before the stall still ranks: the tool's own text has neither word.
+      expect(found.results.map((result) => result.name)).toEqual(['getWeather']);
       await flushed;
-      expect(events.some((event) => event.type === 'store-error')).toBe(true);
+      expect(events).toContainEqual(
+        expect.objectContaining({ type: 'store-error', operation: 'evidence.add' }),
+      );
     } finally {
       redis.thaw();
+      engine.dispose();
     }
   });
 });
@@ -137,9 +145,31 @@ describe('an evidence store whose Redis crashes (SIGKILL) and comes back', () =>
       expect(elapsed).toBeLessThan(atOnce);
     }
 
+    // A process starting meanwhile: its learning is ready (without the evidence), and searches.
+    const events: LearningEvent[] = [];
+    const learning = createLearning({
+      store,
+      catalogId: 'catalog-0',
+      onEvent: (event) => events.push(event),
+    });
+    await learning.ready;
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'store-error', operation: 'evidence.list' }),
+    );
+    const engine = createToolSearchEngine({
+      catalog: tools.map((descriptor) => ({ descriptor, tool: null })),
+      learning,
+    });
+    const found = await engine.startRequest({ threadId: 't' }).searchTools({ query: 'weather in a city' });
+    expect(found.results.map((result) => result.name)).toEqual(['getWeather']);
+    engine.dispose();
+
     await redis.restart();
     await whenReady(client);
     expect(await Promise.all([0, 1, 2].map((index) => store.list(`catalog-${index}`)))).toEqual(acknowledged);
+    // Once Redis is back, reload() brings the evidence in.
+    await learning.reload();
+    expect(learning.stats().useCount).toBe(10);
     expect(acknowledged[0]).toHaveLength(10);
     // A new server process has no cached scripts: the store sends their source again.
     await store.add('catalog-0', [use(99)]);
