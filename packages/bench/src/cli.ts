@@ -5,17 +5,19 @@
  *                                  your own catalog: quality and the topK × minScore table
  * pnpm bench -- --only native      the native deferred-loading suite alone; writes .reports/benchmarks-native.md
  * Options: --max-queries N, --scan-max-queries N, --parallel N, --out FILE, --json FILE,
- * --from-json FILE (write the report again from the figures a run saved with --json).
+ * --from-json FILE (write the report again from the figures a run saved with --json),
+ * --suite learning (the learning suite alone: its section of the report is rewritten, the rest kept).
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fullConfig, nativeOnlyConfig, ownConfig, quickConfig } from './configs';
 import { createProgress } from './progress';
 import { REPO_ROOT } from './quality/eval-data';
-import { consoleSummary } from './report/console';
+import { consoleSummary, learningSummary } from './report/console';
 import { type BenchResults, runBench } from './run-bench';
-import { defaultOutput, writeReport } from './write-report';
+import { type LearningSuiteResult, runLearningSuite } from './suites/learning';
+import { defaultOutput, writeLearningReport, writeReport } from './write-report';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((argument) => argument !== '--'),
@@ -30,13 +32,14 @@ const { values } = parseArgs({
     json: { type: 'string' },
     'from-json': { type: 'string' },
     only: { type: 'string' },
+    suite: { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
 
 if (values.help) {
   console.log(
-    'pnpm bench [-- --quick | --only native | --tools FILE --queries FILE] [--max-queries N] [--scan-max-queries N] [--parallel N] [--out FILE] [--json FILE] [--from-json FILE]',
+    'pnpm bench [-- --quick | --only native | --tools FILE --queries FILE] [--suite learning] [--max-queries N] [--scan-max-queries N] [--parallel N] [--out FILE] [--json FILE] [--from-json FILE]',
   );
   process.exit(0);
 }
@@ -80,6 +83,30 @@ const config =
             ...(parallel ? { parallel } : {}),
           });
 
+// --suite learning: that suite alone, its section of the report rewritten and the rest kept.
+if (values.suite !== undefined) {
+  if (values.suite !== 'learning') throw new Error(`--suite takes "learning", not ${values.suite}`);
+  if (config.learning === null)
+    throw new Error('--suite learning needs the eval sets (not --tools/--queries)');
+  const progress = createProgress();
+  const started = performance.now();
+  // With --from-json: the figures a learning run saved with --json, written again.
+  const learning = values['from-json']
+    ? (JSON.parse(await readFile(callerPath(values['from-json']), 'utf8')) as LearningSuiteResult)
+    : await runLearningSuite({ sources: config.sources, plan: config.learning, progress });
+  progress.end();
+  const markdown = values.out ? callerPath(values.out) : defaultOutput(REPO_ROOT, config.mode);
+  const written = await writeLearningReport(learning, { markdown });
+  if (values.json) await writeFile(callerPath(values.json), JSON.stringify(learning, null, 2));
+  console.log(
+    learningSummary(learning, performance.now() - started, [
+      ...written,
+      ...(values.json ? [callerPath(values.json)] : []),
+    ]),
+  );
+  process.exit(0);
+}
+
 // --from-json: write the report again from a run's saved figures (no measuring).
 const progress = createProgress();
 const results: BenchResults = values['from-json']
@@ -104,6 +131,7 @@ function savedResults(saved: BenchResults): BenchResults {
     realRequestSpeed: saved.realRequestSpeed ?? [],
     worstCase: saved.worstCase ?? [],
     native: saved.native ?? [],
+    learning: saved.learning ?? null,
     config: {
       ...saved.config,
       worstCase: saved.config.worstCase ?? null,

@@ -2,8 +2,20 @@ import { demoRequests } from '@tool-search/example-catalog';
 import { evalSources, ownSource } from './datasets';
 import type { BenchConfig } from './run-bench';
 import { defaultParallel } from './run-bench';
+import { HELD_APART_REQUESTS, type LearningPlan } from './suites/learning';
 import type { NativePlan } from './suites/native';
 import { hasRedisServer } from './suites/steps';
+
+/** The learning protocol of issue 55 on every query; `maxQueries` subsamples each half. */
+export function learningPlan(options: { maxQueries?: number } = {}): LearningPlan {
+  return {
+    curve: [10, 100, 1_000],
+    kinds: ['keyword', 'hybrid'],
+    maxQueries: options.maxQueries,
+    timedSearches: options.maxQueries ? 200 : 1_000,
+    heldApart: HELD_APART_REQUESTS,
+  };
+}
 
 /** `pnpm bench`: every query of every set, 1k/10k/100k tools, 2,000 steps per adapter; under ten minutes here. */
 export function fullConfig(
@@ -37,6 +49,7 @@ export function fullConfig(
     steps: { size: 1_000, iterations: 2_000, warmup: 200, slowIterations: 40, redis: hasRedisServer() },
     worstCase: { size: 10_000, queries: 300, runs: 5, nameLength: 9_000, seed: 1 },
     native: nativePlan(),
+    learning: learningPlan(options.maxQueries ? { maxQueries: options.maxQueries } : {}),
   };
 }
 
@@ -76,6 +89,7 @@ export function quickConfig(options: { parallel?: number; redis?: boolean } = {}
     },
     worstCase: { size: 2_100, queries: 100, runs: 3, nameLength: 9_000, seed: 1 },
     native: nativePlan(),
+    learning: learningPlan({ maxQueries: 30 }),
   };
 }
 
@@ -100,6 +114,7 @@ export function ownConfig(options: {
     steps: null,
     worstCase: null,
     native: null,
+    learning: null,
   };
 }
 
@@ -122,5 +137,6 @@ export function nativeOnlyConfig(): BenchConfig {
     steps: null,
     worstCase: null,
     native: nativePlan(),
+    learning: null,
   };
 }

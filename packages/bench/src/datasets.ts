@@ -36,7 +36,7 @@ export async function loadDataset(source: DatasetSource, queryIds?: readonly str
 }
 
 /** FNV-1a, for an order of ids that is stable across runs and machines. */
-function hash(text: string): number {
+export function hash(text: string): number {
   let value = 0x811c9dc5;
   for (let index = 0; index < text.length; index++) {
     value ^= text.charCodeAt(index);

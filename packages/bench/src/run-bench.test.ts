@@ -44,6 +44,7 @@ const tiny: BenchConfig = {
       "what's the weather forecast in Lisbon this weekend",
     ],
   },
+  learning: { curve: [2], kinds: ['keyword'], maxQueries: undefined, timedSearches: 5, heldApart: null },
 };
 
 describe('pnpm bench, every suite on tiny data', () => {
@@ -215,6 +216,7 @@ describe('pnpm bench, every suite on tiny data', () => {
       'memory.svg',
       'steps.svg',
       'tokens.svg',
+      'learning-curve.svg',
     ]);
     for (const chart of charts) {
       expect(chart.svg.startsWith('<svg ')).toBe(true);
@@ -232,6 +234,7 @@ describe('pnpm bench, every suite on tiny data', () => {
       '## Worst-case input',
       '## Tokens per step',
       '## Provider-native deferred loading',
+      '## Learning from use',
       '## Where a peer wins',
       '## Reproduce',
     ]) {
@@ -245,6 +248,12 @@ describe('pnpm bench, every suite on tiny data', () => {
     expect(markdown).toContain('**On real requests at 150 tools**');
     expect(markdown).toContain('![NDCG@10 per eval set](charts/quality-ndcg.svg)');
     expect(markdown).toContain('| @mastra/core | 1.71.0 |');
+    expect(markdown).toContain(
+      '![NDCG@10 of the test half against the uses recorded from the traffic half](charts/learning-curve.svg)',
+    );
+    expect(results.learning!.comparisons.map((row) => [row.set, row.kind])).toEqual([
+      [source.name, 'keyword'],
+    ]);
 
     const folder = await mkdtemp(path.join(os.tmpdir(), 'bench-report-'));
     try {
@@ -253,7 +262,9 @@ describe('pnpm bench, every suite on tiny data', () => {
         json: path.join(folder, 'report.json'),
       });
       expect(written).toHaveLength(1 + charts.length + 1);
-      expect(await readFile(path.join(folder, 'report', 'tokens.svg'), 'utf8')).toBe(charts.at(-1)!.svg);
+      expect(await readFile(path.join(folder, 'report', 'tokens.svg'), 'utf8')).toBe(
+        charts.find((chart) => chart.file === 'tokens.svg')!.svg,
+      );
       expect(JSON.parse(await readFile(path.join(folder, 'report.json'), 'utf8')).mode).toBe('quick');
     } finally {
       await rm(folder, { recursive: true, force: true });

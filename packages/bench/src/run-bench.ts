@@ -4,6 +4,7 @@ import { currentLoad, type MachineInfo, machineInfo } from './machine';
 import type { Progress } from './progress';
 import type { EvalSet } from './quality/eval-data';
 import { type ChooseRow, runChooseSuite } from './suites/choose';
+import { type LearningPlan, type LearningSuiteResult, runLearningSuite } from './suites/learning';
 import { type NativePlan, type NativeRow, runNativeSuite } from './suites/native';
 import { type QualitySuiteResult, runQualitySuite } from './suites/quality';
 import { runSpeedSuite, type SpeedPlan } from './suites/speed';
@@ -37,6 +38,8 @@ export interface BenchConfig {
   readonly worstCase: WorstCasePlan | null;
   /** Provider-native deferred loading against the default mode, per provider (null: skipped). */
   readonly native: NativePlan | null;
+  /** Learning from use: the traffic/test protocol of issue 55 (null: skipped). */
+  readonly learning: LearningPlan | null;
 }
 
 export interface BenchResults {
@@ -83,6 +86,8 @@ export interface BenchResults {
   readonly worstCase: readonly WorstCaseRow[];
   /** Native deferred loading and the default mode, per provider (none when skipped). */
   readonly native: readonly NativeRow[];
+  /** Null when the suite did not run (and in runs saved before it existed). */
+  readonly learning: LearningSuiteResult | null;
 }
 
 /**
@@ -185,6 +190,12 @@ export async function runBench(config: BenchConfig, progress?: Progress): Promis
         runNativeSuite({ plan: nativePlan, ...(progress ? { progress } : {}) }),
       )
     : [];
+  const learningPlan = config.learning;
+  const learning = learningPlan
+    ? await timed('learning', () =>
+        runLearningSuite({ sources: config.sources, plan: learningPlan, ...(progress ? { progress } : {}) }),
+      )
+    : null;
   load.end = currentLoad();
   sample();
   return {
@@ -230,6 +241,7 @@ export async function runBench(config: BenchConfig, progress?: Progress): Promis
     steps,
     worstCase,
     native,
+    learning,
   };
 }
 

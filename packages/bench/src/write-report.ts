@@ -1,8 +1,10 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { buildCharts } from './report/charts';
+import { learningCharts, learningSection, spliceLearningSection } from './report/learning-section';
 import { renderMarkdown } from './report/markdown';
 import type { BenchMode, BenchResults } from './run-bench';
+import type { LearningSuiteResult } from './suites/learning';
 
 /** Where a run writes by default: docs/ for the full run only, .reports/ otherwise. */
 export function defaultOutput(repoRoot: string, mode: BenchMode, setName?: string): string {
@@ -38,5 +40,37 @@ export async function writeReport(
     await writeFile(json, JSON.stringify(results, null, 2));
     written.push(json);
   }
+  return written;
+}
+
+/**
+ * Writes the learning suite's section into the report at `markdown` (replacing its earlier one,
+ * and leaving every other section as it was) and its chart into the report's chart folder.
+ * Returns the paths written.
+ */
+export async function writeLearningReport(
+  result: LearningSuiteResult,
+  options: { markdown: string },
+): Promise<string[]> {
+  const markdown = path.resolve(options.markdown);
+  const chartFolder = markdown.replace(/\.md$/, '');
+  const charts = learningCharts(result);
+  await mkdir(chartFolder, { recursive: true });
+  const written = [markdown];
+  for (const chart of charts) {
+    const file = path.join(chartFolder, chart.file);
+    await writeFile(file, chart.svg);
+    written.push(file);
+  }
+  const existing = await readFile(markdown, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return '# Benchmarks\n';
+    throw error;
+  });
+  const section = learningSection(
+    result,
+    new Map(charts.map((chart) => [chart.file, chart])),
+    path.basename(chartFolder),
+  );
+  await writeFile(markdown, spliceLearningSection(existing, section.join('\n').replace(/\n{3,}/g, '\n\n')));
   return written;
 }

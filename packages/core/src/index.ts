@@ -26,7 +26,7 @@ export type {
 } from './lazy-tools';
 export { catalogEntryOf, isLazyTool, lazyTool, lazyToolEntry } from './lazy-tools';
 export type { EvidenceSnapshot, EvidenceStore, StoredToolUse, ToolUse } from './learning/evidence';
-export { MAX_USE_NAME_LENGTH, MAX_USE_QUERY_LENGTH } from './learning/evidence';
+export { MAX_USE_NAME_LENGTH, MAX_USE_QUERY_LENGTH, readStoredUse } from './learning/evidence';
 export type { EvidenceLimits, EvidenceRejection } from './learning/evidence-index';
 export type {
   EvidenceImport,

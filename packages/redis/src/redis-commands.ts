@@ -174,6 +174,31 @@ function clientKeyPrefix(client: RedisStoreClient): string {
   return prefix;
 }
 
+/**
+ * Between the key prefix and the id (a thread's, a catalog's) in a key. A prefix may not hold it,
+ * so the first NUL of a key ends its prefix: 'chat:' + NUL + 'admin:42' is never
+ * 'chat:admin:' + NUL + '42'.
+ */
+export const SEPARATOR = '\0';
+/** Follows the separator in the key of an id that is not well-formed Unicode. */
+const ILL_FORMED_MARKER = Buffer.from([0xff]);
+
+/**
+ * The key of an id under `keyPrefix`: the prefix, a NUL, then the id as UTF-8, for a well-formed
+ * id. One with a lone surrogate would lose it to UTF-8 (U+FFFD in its place, so '\ud800',
+ * '\udc00' and '\ufffd' would share a key): after the NUL it gets the byte 0xFF and its UTF-16
+ * code units instead. No UTF-8 holds 0xFF, so no well-formed id's key is one of these.
+ */
+export function separatedKey(keyPrefix: string): (id: string) => string | Buffer {
+  const head = keyPrefix + SEPARATOR;
+  const headBytes = Buffer.from(head, 'utf8');
+  return (value: string) => {
+    const id = String(value);
+    if (isWellFormedText(id)) return head + id;
+    return Buffer.concat([headBytes, ILL_FORMED_MARKER, Buffer.from(id, 'utf16le')]);
+  };
+}
+
 /** A Lua script, sent by its SHA-1 (`EVALSHA`) once the server has it. */
 export interface LuaScript {
   readonly source: string;

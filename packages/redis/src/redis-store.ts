@@ -16,6 +16,8 @@ import {
   escapeGlob,
   luaScript,
   type RedisStoreClient,
+  SEPARATOR,
+  separatedKey,
   toText,
 } from './redis-commands';
 
@@ -72,13 +74,6 @@ export interface RedisStore extends LoadStateStore {
 
 export const DEFAULT_KEY_PREFIX = 'tool-search:';
 export const DEFAULT_TTL = 3_600_000;
-/**
- * Between the key prefix and the thread id in every key. A prefix may not hold it, so the first
- * NUL of a key ends its prefix: 'chat:' + NUL + 'admin:42' is never 'chat:admin:' + NUL + '42'.
- */
-const SEPARATOR = '\0';
-/** Follows the separator in the key of a thread id that is not well-formed Unicode. */
-const ILL_FORMED_MARKER = Buffer.from([0xff]);
 
 // One key per thread: a sorted set whose scores are the load order (1, 2, 3, ...). Each script
 // is one round trip, atomic on the server, and refreshes the key's expiry when ARGV[1] > 0.
@@ -153,21 +148,9 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     label: 'Redis store',
   });
   const ttlArgument = String(Math.ceil(ttl));
-  const head = keyPrefix + SEPARATOR;
   // Exactly this store's keys: a longer prefix ('chat:admin:' beside 'chat:') has no NUL there.
   const threads = { match: `${escapeGlob(keyPrefix)}${SEPARATOR}*`, type: 'zset' };
-  const headBytes = Buffer.from(head, 'utf8');
-  /**
-   * `keyPrefix`, a NUL, then the thread id as UTF-8, for a well-formed thread id. One with a lone
-   * surrogate would lose it to UTF-8 (U+FFFD in its place, so '\ud800', '\udc00' and '\ufffd'
-   * would share a thread): after the NUL it gets the byte 0xFF and its UTF-16 code units instead.
-   * No UTF-8 holds 0xFF, so no well-formed thread id's key is one of these.
-   */
-  const keyOf = (threadId: string): string | Buffer => {
-    const id = String(threadId);
-    if (isWellFormedText(id)) return head + id;
-    return Buffer.concat([headBytes, ILL_FORMED_MARKER, Buffer.from(id, 'utf16le')]);
-  };
+  const keyOf = separatedKey(keyPrefix);
 
   const names = (list: readonly string[]) => {
     if (!Array.isArray(list)) throw new ToolSearchError('INVALID_INPUT', 'names must be an array of strings');

@@ -1,6 +1,7 @@
 import type { BenchResults } from '../run-bench';
 import type { SystemId } from '../systems';
 import { SYSTEM_COLORS } from './colors';
+import { learningCharts } from './learning-section';
 import { barChart, lineChart } from './svg';
 
 export interface Chart {
@@ -190,5 +191,6 @@ export function buildCharts(results: BenchResults): Chart[] {
     ...speedCharts(results),
     ...stepChart(results),
     ...tokenChart(results),
+    ...learningCharts(results.learning),
   ];
 }

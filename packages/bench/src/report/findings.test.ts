@@ -116,6 +116,7 @@ function results(): BenchResults {
     steps: [],
     worstCase: [],
     native: [],
+    learning: null,
   };
 }
 

@@ -5,6 +5,7 @@ import type { WorstCaseRow } from '../suites/worst-case';
 import type { Chart } from './charts';
 import { headlines, peerWins } from './findings';
 import { bytes, duration, integer, metric, ms, percent, ratio, table } from './format';
+import { learningSection } from './learning-section';
 import { nativeHeadline, nativeSection } from './native-section';
 
 /** The plain BM25 floor that ../shared/eval/README.md states, to check the harness against. */
@@ -456,6 +457,7 @@ export function renderMarkdown(results: BenchResults, charts: readonly Chart[], 
     ...worstCaseSection(results),
     ...tokenSection(results, byFile, chartDir),
     ...nativeSection(results),
+    ...learningSection(results.learning, byFile, chartDir),
     '## Where a peer wins',
     '',
     'Every figure of this run on which a peer beats ours (the plain BM25 baseline included; per-split quality for splits of 30 queries or more), listed by the bench itself:',

@@ -41,11 +41,13 @@ interface Scale {
   readonly ticks: readonly number[];
 }
 
-function linearScale(max: number, top: number, bottom: number): Scale {
-  const upper = niceMax(max);
+/** From `from` (default 0) to a round number at or above `max`. */
+function linearScale(max: number, top: number, bottom: number, from = 0): Scale {
+  const upper = from + niceMax(max - from);
+  const span = upper - from;
   return {
-    toY: (value) => bottom - (Math.max(0, value) / upper) * (bottom - top),
-    ticks: [0, 0.25, 0.5, 0.75, 1].map((fraction) => fraction * upper),
+    toY: (value) => bottom - (Math.max(0, value - from) / span) * (bottom - top),
+    ticks: [0, 0.25, 0.5, 0.75, 1].map((fraction) => from + fraction * span),
   };
 }
 
@@ -83,12 +85,13 @@ function valueScale(
   log: boolean | undefined,
   top: number,
   bottom: number,
+  from?: number,
 ): Scale {
   const finite = values.flat().filter((value) => Number.isFinite(value) && value > 0);
   const max = finite.length > 0 ? Math.max(...finite) : 1;
   return log
     ? logScale(finite.length > 0 ? Math.min(...finite) : 1, max, top, bottom)
-    : linearScale(max, top, bottom);
+    : linearScale(max, top, bottom, from);
 }
 
 function axis(scale: Scale, bottom: number, unit: string): string[] {
@@ -223,12 +226,14 @@ export function lineChart(options: {
   values: readonly (readonly number[])[];
   log?: boolean;
   height?: number;
+  /** Where a linear axis starts (default 0): a value below it is drawn at the axis. */
+  from?: number;
 }): string {
   const extra = legendExtra(options.series);
   const height = (options.height ?? 340) + extra;
   const top = MARGIN.top + 8;
   const bottom = height - MARGIN.bottom - extra;
-  const scale = valueScale(options.values, options.log, top, bottom);
+  const scale = valueScale(options.values, options.log, top, bottom, options.from);
   const body = axis(scale, bottom, options.unit);
   const plotWidth = WIDTH - MARGIN.left - MARGIN.right;
   const step = plotWidth / Math.max(1, options.x.length);
