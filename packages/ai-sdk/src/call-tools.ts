@@ -7,6 +7,7 @@
 import { type CatalogEntry, isMetaToolName, LOAD_TOOL_NAME, type ToolSearchEngine } from '@tool-search/core';
 import type { Tool, ToolExecutionOptions } from 'ai';
 import type { CallState } from './call-state';
+import { lazyCallTool } from './lazy-tools';
 import { lastValue, sentAsLoaded, toMetaTool, withExecute } from './tool-set';
 
 export interface CallTools {
@@ -104,6 +105,14 @@ export function createCallTools<REQUEST_CONTEXT>(parts: {
     // A request tool never replaces a meta-tool or an always-on tool; it replaces a catalog
     // tool of the same name, as the engine resolves that name to the request's instance.
     if (isMetaToolName(name) || alwaysOnNames.includes(name)) continue;
+    // A lazily resolved tool: this call's tool, run as the call's request resolved it.
+    if (typeof entry.resolve === 'function') {
+      tools.set(
+        name,
+        lazyCallTool(name, entry, state.planned, (execute) => guardedExecute(name, entry.tool, execute)),
+      );
+      continue;
+    }
     tools.set(name, guardTool(name, entry.tool));
   }
   return { tools, loadableNames };

@@ -2,6 +2,8 @@ import {
   type CatalogEntry,
   checkThreadId,
   isAbortSignal,
+  isLazyTool,
+  type LazyTool,
   type LoadToolInput,
   type LoadToolOutput,
   type SearchToolsInput,
@@ -14,6 +16,7 @@ import { createCallPrepareStep } from './call-prepare-step';
 import { createCallRepair } from './call-repair';
 import { createCallState } from './call-state';
 import { createCallTools } from './call-tools';
+import { lazyCatalogEntry } from './lazy-tools';
 import type { WarnedHooks } from './replaced-hooks';
 import { ownTools, toCatalogEntry } from './to-catalog-entry';
 import { toToolSet } from './tool-set';
@@ -52,7 +55,7 @@ export interface ToolSearchCallOptions<
    * Tools resolved for this call only (for example MCP tools with the caller's credentials):
    * searchable, hidden until loaded, and a loaded name runs this call's instance.
    */
-  readonly requestTools?: ToolSet;
+  readonly requestTools?: Readonly<Record<string, Tool | LazyTool<never>>>;
   /**
    * Your own `prepareStep` (an agent's, in `prepareCall`): run after ours on every step, as
    * `composePrepareStep(ours, yours)` would. It may narrow `activeTools`, never widen them.
@@ -146,7 +149,9 @@ export function createCallSettings<REQUEST_CONTEXT>(
   const requestEntries =
     callOptions.requestTools === undefined
       ? undefined
-      : ownTools(callOptions.requestTools, 'requestTools').map(([name, tool]) => toCatalogEntry(name, tool));
+      : ownTools(callOptions.requestTools as ToolSet, 'requestTools').map(([name, tool]) =>
+          isLazyTool(tool) ? lazyCatalogEntry(name, tool) : toCatalogEntry(name, tool),
+        );
 
   const state = createCallState(binding, callOptions, requestEntries);
   const prepareStep = createCallPrepareStep({

@@ -17,6 +17,8 @@ export type ToolSearchErrorCode =
   | 'EMBEDDER_TIMEOUT'
   | 'SEARCH_TIMEOUT'
   | 'FILTER_TIMEOUT'
+  | 'RESOLVE_FAILED'
+  | 'RESOLVE_TIMEOUT'
   | 'DISPOSED';
 
 const marker = Symbol.for('tool-search.error');

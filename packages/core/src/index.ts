@@ -16,6 +16,15 @@ export { withoutDeferLoading } from './defer-loading';
 export { createToolSearchEngine, DEFAULT_THREAD_ID, normalizeThreadId } from './engine';
 export type { ToolSearchErrorCode } from './errors';
 export { optionsObject, sizeOption, ToolSearchError, toolRecord } from './errors';
+export type {
+  LazyTool,
+  LazyToolFields,
+  ResolvedTool,
+  ResolvedToolExecuteOptions,
+  ResolveToolArgs,
+  ToolResolver,
+} from './lazy-tools';
+export { isLazyTool, lazyTool, lazyToolEntry } from './lazy-tools';
 export type { MemoryStore, MemoryStoreEvictReason, MemoryStoreOptions } from './memory-store';
 export { checkRemoveOptions, createMemoryStore } from './memory-store';
 export type { MetaToolOptions } from './meta-tools';

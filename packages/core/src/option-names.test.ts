@@ -39,7 +39,7 @@ describe('unknown option names: createToolSearchEngine', () => {
 
   it('lists the options when no name is close', () => {
     expect(invalidOptionsMessage(engineWith({ frobnicate: 1 }))).toBe(
-      'unknown option `frobnicate` of createToolSearchEngine; its options are catalog, search, storage, ttl, maxThreads, maxLoadedTools, filter, signingSecret, ranker, clock, onEvent, storeTimeoutMs, searchTimeoutMs, filterTimeoutMs',
+      'unknown option `frobnicate` of createToolSearchEngine; its options are catalog, search, storage, ttl, maxThreads, maxLoadedTools, filter, signingSecret, ranker, clock, onEvent, storeTimeoutMs, searchTimeoutMs, filterTimeoutMs, resolveTimeoutMs',
     );
     expect(invalidOptionsMessage(engineWith({ search: { limit: 3 } }))).toBe(
       'unknown option `search.limit` of createToolSearchEngine; the options of `search` are topK, minScore, autoLoad',

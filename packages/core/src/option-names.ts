@@ -29,6 +29,7 @@ export const ENGINE_OPTION_NAMES = {
   storeTimeoutMs: true,
   searchTimeoutMs: true,
   filterTimeoutMs: true,
+  resolveTimeoutMs: true,
 } as const satisfies OptionNamesOf<ToolSearchEngineOptions>;
 
 /**

@@ -3,6 +3,8 @@
  * knows a framework. Implementations live in their own files.
  */
 
+import type { ToolResolver } from './lazy-tools';
+
 /** A value or a promise of it: pluggable parts may be sync or async, the engine awaits. */
 export type MaybePromise<T> = T | Promise<T>;
 
@@ -149,6 +151,8 @@ export interface FilterArgs<TTool = unknown, TContext = unknown> {
   readonly tool: TTool;
   readonly requestContext: TContext | undefined;
   readonly phase: FilterPhase;
+  /** The entry's `metadata` (for an MCP tool: its server and annotations), when it has one. */
+  readonly metadata?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -175,6 +179,14 @@ export interface CatalogEntry<TTool = unknown> {
   readonly tool: TTool;
   /** Other names the tool answers to (for example a Mastra tool's `id` when it differs from its key). */
   readonly aliases?: readonly string[];
+  /** Facts about the tool that the filter sees (never searched): an MCP tool's server and annotations. */
+  readonly metadata?: Readonly<Record<string, unknown>>;
+  /**
+   * A lazily resolved tool (docs/lazy-tools.md): `tool` is a stand-in and this returns the real
+   * one, once per request, for that request's caller, when the tool is loaded or shown. A failure
+   * (throw, rejection, `resolveTimeoutMs`) leaves the tool unloaded, or withholds a loaded one.
+   */
+  readonly resolve?: ToolResolver<TTool>;
 }
 
 // ---------------------------------------------------------------------------
@@ -210,6 +222,8 @@ export interface LoadToolOutput {
   readonly alreadyLoaded?: readonly string[];
   /** For names not found: close names that exist, for the model to try. */
   readonly suggestions?: readonly string[];
+  /** Names found and allowed whose lazy `resolve` failed: not loaded (the message says why). */
+  readonly unavailable?: readonly string[];
   /** Multi-name form: how many tools this call newly loaded (Mastra's field). */
   readonly loadedCount?: number;
   readonly receipt?: string;
@@ -281,6 +295,17 @@ export type ToolSearchEvent =
        */
       readonly type: 'search-error';
       readonly query: string;
+      readonly error: unknown;
+    })
+  | (EventBase & {
+      /**
+       * A lazily resolved tool's `resolve` failed (RESOLVE_FAILED, or RESOLVE_TIMEOUT past
+       * `resolveTimeoutMs`): at `'load'` the tool was not loaded (load_tool said why); at
+       * `'active'` a loaded tool was withheld from the request's steps.
+       */
+      readonly type: 'resolve-error';
+      readonly toolName: string;
+      readonly phase: 'load' | 'active';
       readonly error: unknown;
     })
   | (EventBase & {
@@ -370,6 +395,11 @@ export interface ToolSearchEngineOptions<TTool = unknown, TContext = unknown> {
    * the tool is refused, as when the filter throws, with a `filter-error` event (FILTER_TIMEOUT).
    */
   readonly filterTimeoutMs?: number;
+  /**
+   * Bound on one `resolve` of a lazily resolved tool (default 10,000 ms); past it its signal
+   * aborts and the tool is not available to the request (RESOLVE_TIMEOUT, a `resolve-error` event).
+   */
+  readonly resolveTimeoutMs?: number;
 }
 
 export interface RequestOptions<TTool = unknown, TContext = unknown> {

@@ -15,6 +15,8 @@ export const DEFAULT_STORE_TIMEOUT_MS = 2_000;
 export const DEFAULT_SEARCH_TIMEOUT_MS = 10_000;
 /** Bound on one decision of an asynchronous filter (a policy service); past it the tool is refused. */
 export const DEFAULT_FILTER_TIMEOUT_MS = 10_000;
+/** Bound on one `resolve` of a lazily resolved tool (an MCP server's listing, a connection). */
+export const DEFAULT_RESOLVE_TIMEOUT_MS = 10_000;
 
 /** The engine's options, checked: what the parts of the engine are built from. */
 export interface EngineSettings<TTool, TContext> {
@@ -26,6 +28,7 @@ export interface EngineSettings<TTool, TContext> {
   readonly storeTimeoutMs: number;
   readonly searchTimeoutMs: number;
   readonly filterTimeoutMs: number;
+  readonly resolveTimeoutMs: number;
   readonly signingSecret: string | undefined;
   readonly rankerFactory: RankerFactory;
   readonly filter: ToolFilter<TTool, TContext> | undefined;
@@ -64,6 +67,11 @@ export function readEngineSettings<TTool, TContext>(
     'filterTimeoutMs',
     DEFAULT_FILTER_TIMEOUT_MS,
   );
+  const resolveTimeoutMs = timeoutOption(
+    options.resolveTimeoutMs,
+    'resolveTimeoutMs',
+    DEFAULT_RESOLVE_TIMEOUT_MS,
+  );
   if (
     options.signingSecret !== undefined &&
     (typeof options.signingSecret !== 'string' || options.signingSecret.length === 0)
@@ -88,6 +96,7 @@ export function readEngineSettings<TTool, TContext>(
     storeTimeoutMs,
     searchTimeoutMs,
     filterTimeoutMs,
+    resolveTimeoutMs,
     signingSecret: options.signingSecret || undefined,
     rankerFactory,
     filter,

@@ -4,12 +4,14 @@
 import { mayNameTool } from '../catalog';
 import { clip, LOAD_TOOL_NAME, parseLoadToolInput } from '../meta-tools';
 import type { Clock, LoadToolOutput, ToolSearchEvent } from '../types';
+import { isPromiseLike } from './promise-like';
 import type { SignResult } from './receipts';
 import type { ReplacedHooks } from './replaced-hooks';
 import type { RequestFilter } from './request-filter';
 import type { RequestTools } from './request-tools';
 import type { SuggestionsFor } from './suggestions';
 import type { LoadCanonical } from './tool-loading';
+import type { ToolResolution } from './tool-resolution';
 
 /** One load; after `signal` aborts (its caller no longer waits), it loads nothing. */
 export type LoadTool = (input: unknown, signal: AbortSignal | undefined) => Promise<LoadToolOutput>;
@@ -19,6 +21,8 @@ export interface LoadToolOptions<TTool> {
   readonly maxLoadedTools: number | undefined;
   readonly tools: Pick<RequestTools<TTool>, 'lookupForLoad' | 'alwaysOnByName' | 'longestName'>;
   readonly filter: RequestFilter<TTool>;
+  /** A lazily resolved tool is loaded only once this request has resolved it. */
+  readonly resolution: ToolResolution<TTool>;
   readonly loadCanonical: LoadCanonical;
   readonly suggestionsFor: SuggestionsFor;
   readonly hooks: Pick<ReplacedHooks, 'fromNextStep' | 'stepsReplaced' | 'mayHaveLoadedMessage'>;
@@ -28,14 +32,29 @@ export interface LoadToolOptions<TTool> {
 }
 
 export function createLoadTool<TTool>(options: LoadToolOptions<TTool>): LoadTool {
-  const { threadId, maxLoadedTools, tools, filter, loadCanonical, suggestionsFor, hooks, sign, clock, emit } =
-    options;
+  const {
+    threadId,
+    maxLoadedTools,
+    tools,
+    filter,
+    resolution,
+    loadCanonical,
+    suggestionsFor,
+    hooks,
+    sign,
+    clock,
+    emit,
+  } = options;
 
-  /** The canonical names asked for and allowed, and the names asked for that are unknown or denied. */
+  /**
+   * The canonical names asked for and allowed, the names asked for that are unknown or denied,
+   * and the allowed ones whose lazy `resolve` failed (with why).
+   */
   async function resolveNames(
     names: readonly string[],
-  ): Promise<{ canonical: string[]; notFound: string[] }> {
+  ): Promise<{ canonical: string[]; notFound: string[]; unavailable: Map<string, string> }> {
     const notFound: string[] = [];
+    const unavailable = new Map<string, string>();
     const canonical: string[] = [];
     const found = names.map((name) => {
       const known = mayNameTool(name, tools.longestName);
@@ -49,16 +68,29 @@ export function createLoadTool<TTool>(options: LoadToolOptions<TTool>): LoadTool
     const checks = await Promise.all(
       found.map(({ name, entry, own }) => {
         if (own) return !own.catalog || filter.allowed(name, own.entry?.tool, 'active');
-        return entry ? filter.entryAllowed(entry, 'load') : false;
+        if (!entry) return false;
+        const allowed = filter.entryAllowed(entry, 'load');
+        // Only an allowed tool is resolved: a denied one costs nothing and reveals nothing.
+        const resolveIfAllowed = (yes: boolean) => {
+          if (!yes) return false;
+          const outcome = resolution.resolved(entry, 'load');
+          const note = (settled: Awaited<typeof outcome>) => {
+            if (!settled.ok) unavailable.set(entry.descriptor.name, settled.reason);
+            return true;
+          };
+          return isPromiseLike(outcome) ? outcome.then(note) : note(outcome);
+        };
+        return isPromiseLike(allowed) ? allowed.then(resolveIfAllowed) : resolveIfAllowed(allowed);
       }),
     );
     found.forEach(({ name, entry, own }, index) => {
       // A denied tool is reported exactly like an unknown one: its existence does not leak.
       const canonicalName = own ? own.name : entry?.descriptor.name;
       if (canonicalName === undefined || !checks[index]) notFound.push(name);
-      else if (!canonical.includes(canonicalName)) canonical.push(canonicalName);
+      else if (!unavailable.has(canonicalName) && !canonical.includes(canonicalName))
+        canonical.push(canonicalName);
     });
-    return { canonical, notFound };
+    return { canonical, notFound, unavailable };
   }
 
   return async (input, signal) => {
@@ -66,7 +98,7 @@ export function createLoadTool<TTool>(options: LoadToolOptions<TTool>): LoadTool
     if (!parsed.ok) return { success: false, message: parsed.message };
     const { fromNextStep } = hooks;
 
-    const { canonical, notFound } = await resolveNames(parsed.names);
+    const { canonical, notFound, unavailable } = await resolveNames(parsed.names);
 
     signal?.throwIfAborted();
     const outcome =
@@ -95,6 +127,16 @@ export function createLoadTool<TTool>(options: LoadToolOptions<TTool>): LoadTool
     }
     const shownNotFound = notFound.map((name) => clip(name, 100));
 
+    const unavailableNames = [...unavailable.keys()];
+    const unavailableText = unavailableNames.map((name) => `"${name}" (${unavailable.get(name)})`).join(', ');
+    if (parsed.single && parsed.names.length === 1 && unavailableNames.length > 0) {
+      return {
+        success: false,
+        message: `Tool "${unavailableNames[0]}" is not available right now, so it was not loaded: ${unavailable.get(unavailableNames[0]!)}`,
+        toolName: unavailableNames[0]!,
+        unavailable: unavailableNames,
+      };
+    }
     if (parsed.single && parsed.names.length === 1) {
       const asked = shownNotFound[0];
       if (asked !== undefined) {
@@ -134,6 +176,7 @@ export function createLoadTool<TTool>(options: LoadToolOptions<TTool>): LoadTool
         `Unloaded again at once, since at most ${maxLoadedTools} tools stay loaded: ${lost.join(', ')} (load fewer tools at a time)`,
       );
     }
+    if (unavailableNames.length > 0) parts.push(`Not available right now, not loaded: ${unavailableText}`);
     if (shownNotFound.length > 0) {
       parts.push(
         `Not found: ${shownNotFound.join(', ')}` +
@@ -143,13 +186,14 @@ export function createLoadTool<TTool>(options: LoadToolOptions<TTool>): LoadTool
       );
     }
     return sign(LOAD_TOOL_NAME, {
-      success: notFound.length === 0,
+      success: notFound.length === 0 && unavailableNames.length === 0,
       message: parts.join(' | '),
       loadedCount: loaded.length,
       ...(loaded.length > 0 ? { loaded } : {}),
       ...(notFound.length > 0 ? { notFound: shownNotFound } : {}),
       ...(alreadyLoaded.length > 0 ? { alreadyLoaded } : {}),
       ...(suggestions.length > 0 ? { suggestions } : {}),
+      ...(unavailableNames.length > 0 ? { unavailable: unavailableNames } : {}),
     });
   };
 }

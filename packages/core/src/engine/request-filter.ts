@@ -8,7 +8,12 @@ import { isPromiseLike } from './promise-like';
 
 export interface RequestFilter<TTool> {
   /** Whether the filter allows the tool in the phase; `true` at once without a filter. */
-  allowed(name: string, tool: TTool | undefined, phase: FilterPhase): Promise<boolean> | boolean;
+  allowed(
+    name: string,
+    tool: TTool | undefined,
+    phase: FilterPhase,
+    metadata?: Readonly<Record<string, unknown>>,
+  ): Promise<boolean> | boolean;
   /** {@link RequestFilter.allowed} for a catalog entry, under its canonical name. */
   entryAllowed(entry: CatalogEntry<TTool>, phase: FilterPhase): Promise<boolean> | boolean;
 }
@@ -27,14 +32,25 @@ export function createRequestFilter<TTool, TContext>(
 ): RequestFilter<TTool> {
   const { filter, filterTimeoutMs, requestContext, threadId, clock, emit } = options;
   const filterMemo = new Map<string, Promise<boolean>>();
-  function allowed(name: string, tool: TTool | undefined, phase: FilterPhase): Promise<boolean> | boolean {
+  function allowed(
+    name: string,
+    tool: TTool | undefined,
+    phase: FilterPhase,
+    metadata?: Readonly<Record<string, unknown>>,
+  ): Promise<boolean> | boolean {
     if (!filter) return true;
     const key = `${phase}\u0000${name}`;
     let decision = filterMemo.get(key);
     if (!decision) {
       decision = (async () => {
         try {
-          const answer = filter({ toolName: name, tool: tool as TTool, requestContext, phase });
+          const answer = filter({
+            toolName: name,
+            tool: tool as TTool,
+            requestContext,
+            phase,
+            ...(metadata !== undefined ? { metadata } : {}),
+          });
           // Fail closed: a policy that does not answer refuses the tool, as one that throws does.
           const verdict: unknown = isPromiseLike(answer)
             ? await failAfter(
@@ -59,7 +75,7 @@ export function createRequestFilter<TTool, TContext>(
   }
   return {
     allowed,
-    entryAllowed: (entry, phase) => allowed(entry.descriptor.name, entry.tool, phase),
+    entryAllowed: (entry, phase) => allowed(entry.descriptor.name, entry.tool, phase, entry.metadata),
   };
 }
 

@@ -29,6 +29,7 @@ import type { StoreCalls } from './store-calls';
 import { createSuggestions } from './suggestions';
 import type { ThreadMemory } from './thread-memory';
 import { createToolLoading, type LoadCanonical } from './tool-loading';
+import { createToolResolution } from './tool-resolution';
 
 /** What a request uses of its engine: built once per engine, shared by its requests. */
 export interface RequestEngineParts<TTool, TContext> {
@@ -71,6 +72,13 @@ export function createRequest<TTool, TContext>(
     clock,
     emit,
   });
+  const resolution = createToolResolution<TTool, TContext>({
+    threadId,
+    requestContext: requestOptions.requestContext,
+    resolveTimeoutMs: settings.resolveTimeoutMs,
+    clock,
+    emit,
+  });
   const loadState = createRequestLoadState({
     threadId,
     store,
@@ -85,6 +93,7 @@ export function createRequest<TTool, TContext>(
     threadId,
     tools,
     filter,
+    resolution,
     loadState,
     metaTools,
     offeredMetaNames,
@@ -133,6 +142,7 @@ export function createRequest<TTool, TContext>(
       maxLoadedTools,
       tools,
       filter,
+      resolution,
       loadCanonical: loadingOf(),
       suggestionsFor: createSuggestions({
         threadId,

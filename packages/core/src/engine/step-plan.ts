@@ -5,6 +5,7 @@ import type { CatalogEntry, Clock, MetaToolDefinition, StepInput, StepPlan, Tool
 import type { RequestFilter } from './request-filter';
 import type { RequestLoadState } from './request-load-state';
 import type { RequestTools } from './request-tools';
+import type { ToolResolution } from './tool-resolution';
 
 /** The latest plan, as the guard reads it. */
 export interface InternalPlan<TTool> {
@@ -29,6 +30,8 @@ export interface StepPlannerOptions<TTool> {
   readonly threadId: string;
   readonly tools: RequestTools<TTool>;
   readonly filter: RequestFilter<TTool>;
+  /** Lazily resolved tools, resolved once per request; one that fails is withheld. */
+  readonly resolution: ToolResolution<TTool>;
   readonly loadState: Pick<RequestLoadState, 'setRecords' | 'nextStep' | 'nextMoment' | 'currentLoadedNames'>;
   readonly metaTools: readonly MetaToolDefinition[];
   readonly offeredMetaNames: readonly string[];
@@ -37,7 +40,8 @@ export interface StepPlannerOptions<TTool> {
 }
 
 export function createStepPlanner<TTool>(options: StepPlannerOptions<TTool>): StepPlanner<TTool> {
-  const { threadId, tools, filter, loadState, metaTools, offeredMetaNames, clock, emit } = options;
+  const { threadId, tools, filter, resolution, loadState, metaTools, offeredMetaNames, clock, emit } =
+    options;
   const { alwaysOn, alwaysOnNames, staticCatalog, requestCatalog } = tools;
   let plan: InternalPlan<TTool> | undefined;
   let planning: Promise<StepPlan<TTool>> | undefined;
@@ -87,7 +91,17 @@ export function createStepPlanner<TTool>(options: StepPlannerOptions<TTool>): St
         async (entry) => (await filter.entryAllowed(entry, 'load')) && filter.entryAllowed(entry, 'active'),
       ),
     );
-    const loaded = candidates.filter((_, index) => checks[index]);
+    const allowedEntries = candidates.filter((_, index) => checks[index]);
+    // A lazily resolved tool is shown as this request resolved it, or not at all (its access
+    // revoked, its server down): withheld, not forgotten, like a tool the filter refuses.
+    const outcomes = await Promise.all(allowedEntries.map((entry) => resolution.resolved(entry, 'active')));
+    const loaded: CatalogEntry<TTool>[] = [];
+    const loadedSources: CatalogEntry<TTool>[] = [];
+    outcomes.forEach((outcome, index) => {
+      if (!outcome.ok) return;
+      loaded.push(outcome.entry);
+      loadedSources.push(allowedEntries[index]!);
+    });
 
     const visible = [
       ...offeredMetaNames,
@@ -100,9 +114,19 @@ export function createStepPlanner<TTool>(options: StepPlannerOptions<TTool>): St
     // A visible catalog tool (loaded, or kept on by name) also answers to its aliases, except
     // one that names an always-on tool: withheld, that tool must not become callable through
     // the alias (an adapter would run its own tool of that name).
-    for (const entry of [...visibleAlwaysOn.map((item) => item.entry), ...loaded]) {
+    const shown: [CatalogEntry<TTool> | undefined, CatalogEntry<TTool> | undefined][] = [
+      ...visibleAlwaysOn.map((item): [CatalogEntry<TTool> | undefined, CatalogEntry<TTool> | undefined] => [
+        item.entry,
+        item.entry,
+      ]),
+      ...loaded.map((entry, index): [CatalogEntry<TTool>, CatalogEntry<TTool>] => [
+        entry,
+        loadedSources[index]!,
+      ]),
+    ];
+    for (const [entry, source] of shown) {
       for (const alias of entry?.aliases ?? [])
-        if (!byName.has(alias) && !alwaysOnNames.has(alias) && tools.lookupExact(alias) === entry)
+        if (!byName.has(alias) && !alwaysOnNames.has(alias) && tools.lookupExact(alias) === source)
           byName.set(alias, entry);
     }
     plan = {

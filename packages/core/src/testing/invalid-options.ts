@@ -36,5 +36,6 @@ export function everyForwardedEngineOption() {
     storeTimeoutMs: 1_000,
     searchTimeoutMs: 1_000,
     filterTimeoutMs: 1_000,
+    resolveTimeoutMs: 1_000,
   } satisfies Required<{ [K in keyof Omit<ToolSearchEngineOptions, 'catalog'>]: unknown }>;
 }
