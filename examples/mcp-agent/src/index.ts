@@ -4,6 +4,8 @@ export type { CallerConnection, ListingCost, UnavailableServer } from './connect
 export { connectEach, describeConnectError, unavailableInstructions } from './connections';
 export { createLangChainMcpAgent } from './langchain-mcp-agent';
 export { createMastraMcpAgent } from './mastra-mcp-agent';
+export type { McpCaller, OwnMcpAgentOptions } from './own-mcp-agent';
+export { createOwnMcpAgent } from './own-mcp-agent';
 export type {
   McpAskOptions,
   McpExampleAgent,

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAiSdkMcpAgent } from './ai-sdk-mcp-agent';
 import { createLangChainMcpAgent } from './langchain-mcp-agent';
 import { createMastraMcpAgent } from './mastra-mcp-agent';
+import { createOwnMcpAgent } from './own-mcp-agent';
 import { exampleUsers, startExampleServers } from './servers';
 import type { McpExampleAgent, McpRequestTrace } from './traced-mcp-requests';
 
@@ -33,6 +34,11 @@ const agents: [string, () => Promise<McpExampleAgent>, (tool: string, server: st
     () => createLangChainMcpAgent({ urls: servers.urls, model: new OfflinePlannerChatModel() }),
     (tool) => tool,
   ],
+  [
+    'AI SDK (ours: @tool-search/mcp)',
+    () => createOwnMcpAgent({ urls: servers.urls, model: createOfflineModel() }),
+    (tool) => tool,
+  ],
 ];
 
 const sentTools = (trace: McpRequestTrace) => trace.steps.flatMap((step) => step.sent);
@@ -57,10 +63,15 @@ describe.each(agents)('the %s MCP agent', (_framework, create, named) => {
       // Only the meta-tools until the load, then the one loaded tool: never the 224 listed.
       expect(trace.steps[0]!.sent).toEqual(['search_tools', 'load_tool']);
       expect(new Set(sentTools(trace)).size).toBe(3);
-      // What the framework's client listed eagerly: every schema of every server.
       expect(trace.listing.tools).toBe(224);
-      expect(trace.listing.tokens).toBeGreaterThan(30_000);
-      expect(trace.tokens.withToolSearch).toBeLessThan(trace.listing.tokens / 10);
+      if (_framework.includes('ours')) {
+        // Ours indexes names and descriptions only: the schemas are read on load.
+        expect(trace.listing.tokens).toBeLessThan(12_000);
+      } else {
+        // What the framework's client listed eagerly: every schema of every server.
+        expect(trace.listing.tokens).toBeGreaterThan(30_000);
+        expect(trace.tokens.withToolSearch).toBeLessThan(trace.listing.tokens / 10);
+      }
     }
     expect(callsOf('get_weather_forecast', before).map(({ token, user }) => ({ token, user }))).toEqual([
       { token: exampleUsers.alice, user: 'alice' },
