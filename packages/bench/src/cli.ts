@@ -3,13 +3,14 @@
  * pnpm bench -- --quick            a subsample in under a minute; writes .reports/benchmarks-quick.md
  * pnpm bench -- --tools FILE --queries FILE
  *                                  your own catalog: quality and the topK × minScore table
+ * pnpm bench -- --only mcp         the MCP suite alone; writes .reports/benchmarks-mcp.md
  * Options: --max-queries N, --scan-max-queries N, --parallel N, --out FILE, --json FILE,
  * --from-json FILE (write the report again from the figures a run saved with --json).
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { fullConfig, ownConfig, quickConfig } from './configs';
+import { fullConfig, mcpOnlyConfig, ownConfig, quickConfig } from './configs';
 import { createProgress } from './progress';
 import { REPO_ROOT } from './quality/eval-data';
 import { consoleSummary } from './report/console';
@@ -28,13 +29,14 @@ const { values } = parseArgs({
     out: { type: 'string' },
     json: { type: 'string' },
     'from-json': { type: 'string' },
+    only: { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
 
 if (values.help) {
   console.log(
-    'pnpm bench [-- --quick | --tools FILE --queries FILE] [--max-queries N] [--scan-max-queries N] [--parallel N] [--out FILE] [--json FILE] [--from-json FILE]',
+    'pnpm bench [-- --quick | --only mcp | --tools FILE --queries FILE] [--max-queries N] [--scan-max-queries N] [--parallel N] [--out FILE] [--json FILE] [--from-json FILE]',
   );
   process.exit(0);
 }
@@ -55,22 +57,28 @@ if ((values.tools === undefined) !== (values.queries === undefined)) {
   throw new Error('--tools and --queries go together: a catalog and the queries to measure it with');
 }
 
+if (values.only !== undefined && values.only !== 'mcp') {
+  throw new Error(`--only takes the name of a suite that runs alone: mcp, not ${values.only}`);
+}
+
 const config =
-  values.tools !== undefined && values.queries !== undefined
-    ? ownConfig({
-        tools: callerPath(values.tools),
-        queries: callerPath(values.queries),
-        ...(maxQueries ? { maxQueries } : {}),
-        ...(scanMaxQueries ? { scanMaxQueries } : {}),
-        ...(parallel ? { parallel } : {}),
-      })
-    : values.quick
-      ? quickConfig(parallel ? { parallel } : {})
-      : fullConfig({
+  values.only === 'mcp'
+    ? mcpOnlyConfig()
+    : values.tools !== undefined && values.queries !== undefined
+      ? ownConfig({
+          tools: callerPath(values.tools),
+          queries: callerPath(values.queries),
           ...(maxQueries ? { maxQueries } : {}),
           ...(scanMaxQueries ? { scanMaxQueries } : {}),
           ...(parallel ? { parallel } : {}),
-        });
+        })
+      : values.quick
+        ? quickConfig(parallel ? { parallel } : {})
+        : fullConfig({
+            ...(maxQueries ? { maxQueries } : {}),
+            ...(scanMaxQueries ? { scanMaxQueries } : {}),
+            ...(parallel ? { parallel } : {}),
+          });
 
 // --from-json: write the report again from a run's saved figures (no measuring).
 const progress = createProgress();
@@ -81,7 +89,9 @@ progress.end();
 const written = await writeReport(results, {
   markdown: values.out
     ? callerPath(values.out)
-    : defaultOutput(REPO_ROOT, results.mode, results.quality.sets[0]?.name),
+    : values.only === 'mcp'
+      ? path.join(REPO_ROOT, '.reports', 'benchmarks-mcp.md')
+      : defaultOutput(REPO_ROOT, results.mode, results.quality.sets[0]?.name),
   ...(values.json ? { json: callerPath(values.json) } : {}),
 });
 console.log(consoleSummary(results, written));

@@ -1,6 +1,7 @@
 import { evalSources, ownSource } from './datasets';
 import type { BenchConfig } from './run-bench';
 import { defaultParallel } from './run-bench';
+import type { McpPlan } from './suites/mcp';
 import { hasRedisServer } from './suites/steps';
 
 /** `pnpm bench`: every query of every set, 1k/10k/100k tools, 2,000 steps per adapter; under ten minutes here. */
@@ -34,6 +35,7 @@ export function fullConfig(
     },
     steps: { size: 1_000, iterations: 2_000, warmup: 200, slowIterations: 40, redis: hasRedisServer() },
     worstCase: { size: 10_000, queries: 300, runs: 5, nameLength: 9_000, seed: 1 },
+    mcp: mcpPlan(5),
   };
 }
 
@@ -72,6 +74,7 @@ export function quickConfig(options: { parallel?: number; redis?: boolean } = {}
       redis: options.redis ?? hasRedisServer(),
     },
     worstCase: { size: 2_100, queries: 100, runs: 3, nameLength: 9_000, seed: 1 },
+    mcp: mcpPlan(1),
   };
 }
 
@@ -95,5 +98,27 @@ export function ownConfig(options: {
     speed: null,
     steps: null,
     worstCase: null,
+  };
+}
+
+/** The MCP suite: 1,000 tools from five local servers (200 each), timed `repeats` times. */
+function mcpPlan(repeats: number): McpPlan {
+  return { servers: 5, toolsPerServer: 200, repeats };
+}
+
+/** `pnpm bench -- --only mcp`: the MCP suite alone (seconds); writes .reports/benchmarks-mcp.md. */
+export function mcpOnlyConfig(): BenchConfig {
+  return {
+    mode: 'quick',
+    sources: [],
+    maxQueries: undefined,
+    scanMaxQueries: undefined,
+    parallel: 1,
+    choose: { sets: [], maxQueries: undefined },
+    tokenSizes: [],
+    speed: null,
+    steps: null,
+    worstCase: null,
+    mcp: mcpPlan(5),
   };
 }

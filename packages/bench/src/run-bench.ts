@@ -4,6 +4,7 @@ import { currentLoad, type MachineInfo, machineInfo } from './machine';
 import type { Progress } from './progress';
 import type { EvalSet } from './quality/eval-data';
 import { type ChooseRow, runChooseSuite } from './suites/choose';
+import { type McpPlan, type McpResults, runMcpSuite } from './suites/mcp';
 import { type QualitySuiteResult, runQualitySuite } from './suites/quality';
 import { runSpeedSuite, type SpeedPlan } from './suites/speed';
 import type { SpeedRow } from './suites/speed-job';
@@ -34,6 +35,8 @@ export interface BenchConfig {
   readonly steps: StepPlan | null;
   /** Worst-case inputs next to typical requests, per entry point of ours (null: skipped). */
   readonly worstCase: WorstCasePlan | null;
+  /** MCP: listing and indexing the tools of local MCP servers, tokens, no schema before a load (absent or null: skipped). */
+  readonly mcp?: McpPlan | null;
 }
 
 export interface BenchResults {
@@ -77,6 +80,8 @@ export interface BenchResults {
   readonly realRequestSpeed: readonly SpeedRow[];
   readonly steps: readonly StepRow[];
   readonly worstCase: readonly WorstCaseRow[];
+  /** The MCP suite's figures (absent or null when skipped). */
+  readonly mcp?: McpResults | null;
 }
 
 /**
@@ -173,6 +178,10 @@ export async function runBench(config: BenchConfig, progress?: Progress): Promis
         runWorstCaseSuite({ plan: worstCasePlan, ...(progress ? { progress } : {}) }),
       )
     : [];
+  const mcpPlan = config.mcp ?? null;
+  const mcp = mcpPlan
+    ? await timed('mcp', () => runMcpSuite({ plan: mcpPlan, ...(progress ? { progress } : {}) }))
+    : null;
   load.end = currentLoad();
   sample();
   return {
@@ -216,6 +225,7 @@ export async function runBench(config: BenchConfig, progress?: Progress): Promis
     realRequestSpeed,
     steps,
     worstCase,
+    mcp,
   };
 }
 

@@ -1,6 +1,7 @@
 import type { BenchResults } from '../run-bench';
 import { headlines, peerWins } from './findings';
 import { duration } from './format';
+import { mcpHeadline } from './mcp-section';
 
 const plain = (line: string): string => line.replace(/\*\*/g, '').replace(/`/g, '');
 
@@ -11,7 +12,7 @@ export function consoleSummary(results: BenchResults, written: readonly string[]
     '',
     `tool-search bench (${results.mode}) finished in ${duration(results.durationMs)}; load average ${results.load.start.toFixed(1)} → ${results.load.end.toFixed(1)} on ${results.machine.cores} cores.`,
     '',
-    ...headlines(results).map((line) => `  • ${plain(line)}`),
+    ...[...headlines(results), ...mcpHeadline(results)].map((line) => `  • ${plain(line)}`),
     '',
     wins.length > 0
       ? `  Where a peer wins: ${wins.length} figure(s), listed in the report.`

@@ -5,6 +5,7 @@ import type { WorstCaseRow } from '../suites/worst-case';
 import type { Chart } from './charts';
 import { headlines, peerWins } from './findings';
 import { bytes, duration, integer, metric, ms, percent, ratio, table } from './format';
+import { mcpHeadline, mcpSection } from './mcp-section';
 
 /** The plain BM25 floor that ../shared/eval/README.md states, to check the harness against. */
 const README_FLOOR = ['.581', '.662', '.848', '.414'];
@@ -420,6 +421,7 @@ function reproduceSection(results: BenchResults): string[] {
     'pnpm install',
     'pnpm bench                 # everything, writes docs/benchmarks.md and docs/benchmarks/*.svg (under ten minutes on 2 cores)',
     'pnpm bench -- --quick      # a subsample in under a minute, writes .reports/benchmarks-quick.md',
+    'pnpm bench -- --only mcp   # the MCP suite alone, writes .reports/benchmarks-mcp.md',
     'pnpm bench -- --tools my-tools.jsonl --queries my-queries.jsonl   # your own catalog: quality and the topK/minScore table',
     '```',
     '',
@@ -445,7 +447,7 @@ export function renderMarkdown(results: BenchResults, charts: readonly Chart[], 
     ...systemsSection(results),
     '## Headlines',
     '',
-    ...headlines(results).map((line) => `- ${line}`),
+    ...[...headlines(results), ...mcpHeadline(results)].map((line) => `- ${line}`),
     '',
     ...qualitySection(results, byFile, chartDir),
     ...chooseSection(results),
@@ -453,6 +455,7 @@ export function renderMarkdown(results: BenchResults, charts: readonly Chart[], 
     ...stepSection(results, byFile, chartDir),
     ...worstCaseSection(results),
     ...tokenSection(results, byFile, chartDir),
+    ...mcpSection(results),
     '## Where a peer wins',
     '',
     'Every figure of this run on which a peer beats ours (the plain BM25 baseline included; per-split quality for splits of 30 queries or more), listed by the bench itself:',
