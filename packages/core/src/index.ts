@@ -24,7 +24,7 @@ export type {
   ResolveToolArgs,
   ToolResolver,
 } from './lazy-tools';
-export { isLazyTool, lazyTool, lazyToolEntry } from './lazy-tools';
+export { catalogEntryOf, isLazyTool, lazyTool, lazyToolEntry } from './lazy-tools';
 export type { MemoryStore, MemoryStoreEvictReason, MemoryStoreOptions } from './memory-store';
 export { checkRemoveOptions, createMemoryStore } from './memory-store';
 export type { MetaToolOptions } from './meta-tools';

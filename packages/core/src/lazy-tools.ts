@@ -52,6 +52,23 @@ export interface ResolvedTool {
 
 const lazyMarker = Symbol.for('tool-search.lazy-tool');
 
+/** A resolved entry (as a plan or `request.resolve` hands it) → the catalog entry it was resolved from. */
+const resolvedFrom = new WeakMap<CatalogEntry<unknown>, CatalogEntry<unknown>>();
+
+/** Records that `resolved` is `source` as one request resolved it (the engine calls this). */
+export function noteResolvedEntry<TTool>(resolved: CatalogEntry<TTool>, source: CatalogEntry<TTool>): void {
+  resolvedFrom.set(resolved as CatalogEntry<unknown>, source as CatalogEntry<unknown>);
+}
+
+/**
+ * The catalog entry an entry of a plan comes from: for a lazily resolved tool, the entry given
+ * to the engine (with its `resolve`), not the request's resolved copy; any other entry is itself.
+ * For an adapter that keeps its own entries in a set.
+ */
+export function catalogEntryOf<TTool>(entry: CatalogEntry<TTool>): CatalogEntry<TTool> {
+  return (resolvedFrom.get(entry as CatalogEntry<unknown>) as CatalogEntry<TTool> | undefined) ?? entry;
+}
+
 /** A framework-neutral lazily resolved tool: what search sees, and how to get the rest. */
 export interface LazyTool<TContext = unknown> {
   readonly [lazyMarker]: true;

@@ -2,6 +2,7 @@ import type { BaseMessage } from '@langchain/core/messages';
 import type { ClientTool } from '@langchain/core/tools';
 import {
   FORWARDED_ENGINE_OPTION_NAMES,
+  type LazyTool,
   type OptionNamesOf,
   type StateControls,
   type ToolSearchEngineOptions,
@@ -12,9 +13,13 @@ export type LangChainTool = ClientTool;
 
 /**
  * The searchable catalog: an array of LangChain tools (each known by its `name`), or a
- * record keyed by tool name, as the other tool-search adapters take it.
+ * record keyed by tool name, as the other tool-search adapters take it. A lazily resolved tool
+ * (`LazyTool` from `@tool-search/core`, such as an MCP tool of `@tool-search/mcp`) is resolved
+ * per request, for the run's context, when it is loaded.
  */
-export type LangChainToolSet = readonly LangChainTool[] | Readonly<Record<string, LangChainTool>>;
+export type LangChainToolSet =
+  | readonly (LangChainTool | LazyTool<never>)[]
+  | Readonly<Record<string, LangChainTool | LazyTool<never>>>;
 
 /**
  * Options shared by `toolSearchMiddleware` and `createToolSearchBinder`: the catalog plus

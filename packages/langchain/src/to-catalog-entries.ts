@@ -1,5 +1,12 @@
 import { toJsonSchema } from '@langchain/core/utils/json_schema';
-import { type CatalogEntry, type JsonSchema, type ToolDescriptor, ToolSearchError } from '@tool-search/core';
+import {
+  type CatalogEntry,
+  isLazyTool,
+  type JsonSchema,
+  type ToolDescriptor,
+  ToolSearchError,
+} from '@tool-search/core';
+import { lazyCatalogEntry } from './lazy-tools';
 import type { LangChainTool, LangChainToolSet } from './options';
 
 /** One entry per tool object, so that a tool seen again (every model call) keeps its identity. */
@@ -61,6 +68,15 @@ export function toCatalogEntries(tools: LangChainToolSet | undefined): CatalogEn
     ? tools.map((tool) => [undefined, tool])
     : Object.entries(tools);
   return list.map(([key, tool]) => {
+    if (isLazyTool(tool)) {
+      if (key !== undefined && key !== tool.name) {
+        throw new ToolSearchError(
+          'TOOL_ID_MISMATCH',
+          `The lazy tool under key "${key}" is named "${tool.name}"; the key must be "${tool.name}".`,
+        );
+      }
+      return lazyCatalogEntry(tool);
+    }
     if (!isClientTool(tool)) {
       const where = key === undefined ? 'in `tools`' : `under key "${key}"`;
       throw new ToolSearchError(

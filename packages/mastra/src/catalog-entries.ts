@@ -1,5 +1,12 @@
 import { isStandardSchemaWithJSON, standardSchemaToJSONSchema, toStandardSchema } from '@mastra/core/schema';
-import { type CatalogEntry, type JsonSchema, type ToolDescriptor, toolRecord } from '@tool-search/core';
+import {
+  type CatalogEntry,
+  isLazyTool,
+  type JsonSchema,
+  type ToolDescriptor,
+  toolRecord,
+} from '@tool-search/core';
+import { lazyCatalogEntry } from './lazy-tools';
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return (typeof value === 'object' && value !== null) || typeof value === 'function';
@@ -66,6 +73,7 @@ const entriesByTool = new WeakMap<object, Map<string, CatalogEntry<unknown>>>();
 
 /** One tool under its key as the engine holds it; the same tool under the same key gives the same entry. */
 export function toCatalogEntry(key: string, tool: unknown): CatalogEntry<unknown> {
+  if (isLazyTool(tool)) return lazyCatalogEntry(key, tool);
   const identity = isObject(tool) ? tool : undefined;
   const cached = identity ? entriesByTool.get(identity)?.get(key) : undefined;
   if (cached) return cached;

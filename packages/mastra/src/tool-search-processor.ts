@@ -5,10 +5,12 @@ import {
   abortable,
   type CatalogEntry,
   type Clock,
+  catalogEntryOf,
   checkOptionNames,
   createToolSearchEngine,
   type FilterPhase,
   FORWARDED_ENGINE_OPTION_NAMES,
+  type LazyTool,
   LOAD_TOOL_NAME,
   type LoadStateStore,
   type MaybePromise,
@@ -55,8 +57,12 @@ export interface ToolSearchFilterArgs {
  * to pass one.
  */
 export interface ToolSearchProcessorOptions<TStorage extends ToolSearchStorage = 'in-memory' | 'context'> {
-  /** Every tool that can be searched and loaded; hidden from the model until loaded. */
-  tools: Record<string, AnyTool>;
+  /**
+   * Every tool that can be searched and loaded; hidden from the model until loaded. A lazily
+   * resolved tool (`LazyTool` from `@tool-search/core`, such as an MCP tool of
+   * `@tool-search/mcp`) is resolved per request, for its request context, when it is loaded.
+   */
+  tools: Record<string, AnyTool | LazyTool<never>>;
   /**
    * Also make the tools the agent resolved for this request (a dynamic `tools` function, toolsets,
    * MCP tools) searchable and hidden until loaded, each request with its own instances.
@@ -331,7 +337,7 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
     const restoredStatic = new Set<string>();
     for (const entry of plan.loaded) {
       loaded[entry.descriptor.name] = entry.tool as AnyTool;
-      if (this.#staticEntries.has(entry)) restoredStatic.add(entry.descriptor.name);
+      if (this.#staticEntries.has(catalogEntryOf(entry))) restoredStatic.add(entry.descriptor.name);
     }
     if (isObject(requestContext)) this.#restored.set(requestContext, restoredStatic);
     return loaded;

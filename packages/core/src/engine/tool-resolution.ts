@@ -4,6 +4,7 @@
 // then), and a failure reported as a `resolve-error` event and kept for the request.
 import { failAfter } from '../clock';
 import { ToolSearchError } from '../errors';
+import { noteResolvedEntry } from '../lazy-tools';
 import type { CatalogEntry, Clock, ToolSearchEvent } from '../types';
 
 /** Where a resolution was asked for: by `load_tool`, or by a step showing a loaded tool. */
@@ -59,7 +60,9 @@ export function createToolResolution<TTool, TContext>(
         throw new ToolSearchError('RESOLVE_FAILED', `Tool "${toolName}" resolved to nothing.`);
       }
       const { resolve: _resolve, ...rest } = entry;
-      return { ok: true, entry: { ...rest, tool: tool as TTool } };
+      const resolved: CatalogEntry<TTool> = { ...rest, tool: tool as TTool };
+      noteResolvedEntry(resolved, entry);
+      return { ok: true, entry: resolved };
     } catch (caught) {
       if (!controller.signal.aborted) controller.abort(caught);
       const error =
