@@ -22,6 +22,7 @@ import {
   renderTrace,
   wholeCatalogTokensPerCall,
 } from '../examples/catalog/src/index';
+import { mcpUsage, runMcpDemoCommand } from './demo-mcp';
 
 /** The ranker factory every example agent accepts (`RankerFactory` of @tool-search/core). */
 type RankerFactory = Awaited<
@@ -75,6 +76,7 @@ of tool definitions with tool search, and of all that tool search added to the p
 sending the whole catalog.
 
 Options:
+${mcpUsage}
   --framework <name>  ai-sdk (default), mastra or langchain
   --hybrid            rank with the hybrid ranker and the offline word-vector embedder
   --real              use a real model: OpenAI when OPENAI_API_KEY is set, else Anthropic
@@ -209,7 +211,15 @@ function renderSummary(traces: readonly RequestTrace[]): string {
 }
 
 async function main(): Promise<number> {
-  const parsed = parseDemoArguments(process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  if (argv.includes('--mcp') && !argv.includes('--help') && !argv.includes('-h')) {
+    return runMcpDemoCommand({
+      argv: argv.filter((arg) => arg !== '--mcp'),
+      color,
+      progress: createProgress(),
+    });
+  }
+  const parsed = parseDemoArguments(argv.filter((arg) => arg !== '--mcp'));
   if ('help' in parsed) {
     console.log(usage);
     return 0;

@@ -4,6 +4,7 @@
  * pnpm bench -- --tools FILE --queries FILE
  *                                  your own catalog: quality and the topK × minScore table
  * pnpm bench -- --only native      the native deferred-loading suite alone; writes .reports/benchmarks-native.md
+ * pnpm bench -- --only mcp         the MCP suite alone; writes .reports/benchmarks-mcp.md
  * Options: --max-queries N, --scan-max-queries N, --parallel N, --out FILE, --json FILE,
  * --from-json FILE (write the report again from the figures a run saved with --json),
  * --suite learning (the learning suite alone: its section of the report is rewritten, the rest kept).
@@ -11,7 +12,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { fullConfig, nativeOnlyConfig, ownConfig, quickConfig } from './configs';
+import { fullConfig, mcpOnlyConfig, nativeOnlyConfig, ownConfig, quickConfig } from './configs';
 import { createProgress } from './progress';
 import { REPO_ROOT } from './quality/eval-data';
 import { consoleSummary, learningSummary } from './report/console';
@@ -39,7 +40,7 @@ const { values } = parseArgs({
 
 if (values.help) {
   console.log(
-    'pnpm bench [-- --quick | --only native | --tools FILE --queries FILE] [--suite learning] [--max-queries N] [--scan-max-queries N] [--parallel N] [--out FILE] [--json FILE] [--from-json FILE]',
+    'pnpm bench [-- --quick | --only native | --only mcp | --tools FILE --queries FILE] [--suite learning] [--max-queries N] [--scan-max-queries N] [--parallel N] [--out FILE] [--json FILE] [--from-json FILE]',
   );
   process.exit(0);
 }
@@ -60,28 +61,30 @@ if ((values.tools === undefined) !== (values.queries === undefined)) {
   throw new Error('--tools and --queries go together: a catalog and the queries to measure it with');
 }
 
-if (values.only !== undefined && values.only !== 'native') {
-  throw new Error(`--only takes the name of a suite that runs alone: native, not ${values.only}`);
+if (values.only !== undefined && values.only !== 'native' && values.only !== 'mcp') {
+  throw new Error(`--only takes the name of a suite that runs alone: native or mcp, not ${values.only}`);
 }
 
 const config =
   values.only === 'native'
     ? nativeOnlyConfig()
-    : values.tools !== undefined && values.queries !== undefined
-      ? ownConfig({
-          tools: callerPath(values.tools),
-          queries: callerPath(values.queries),
-          ...(maxQueries ? { maxQueries } : {}),
-          ...(scanMaxQueries ? { scanMaxQueries } : {}),
-          ...(parallel ? { parallel } : {}),
-        })
-      : values.quick
-        ? quickConfig(parallel ? { parallel } : {})
-        : fullConfig({
+    : values.only === 'mcp'
+      ? mcpOnlyConfig()
+      : values.tools !== undefined && values.queries !== undefined
+        ? ownConfig({
+            tools: callerPath(values.tools),
+            queries: callerPath(values.queries),
             ...(maxQueries ? { maxQueries } : {}),
             ...(scanMaxQueries ? { scanMaxQueries } : {}),
             ...(parallel ? { parallel } : {}),
-          });
+          })
+        : values.quick
+          ? quickConfig(parallel ? { parallel } : {})
+          : fullConfig({
+              ...(maxQueries ? { maxQueries } : {}),
+              ...(scanMaxQueries ? { scanMaxQueries } : {}),
+              ...(parallel ? { parallel } : {}),
+            });
 
 // --suite learning: that suite alone, its section of the report rewritten and the rest kept.
 if (values.suite !== undefined) {
@@ -118,7 +121,9 @@ const written = await writeReport(results, {
     ? callerPath(values.out)
     : values.only === 'native'
       ? path.join(REPO_ROOT, '.reports', 'benchmarks-native.md')
-      : defaultOutput(REPO_ROOT, results.mode, results.quality.sets[0]?.name),
+      : values.only === 'mcp'
+        ? path.join(REPO_ROOT, '.reports', 'benchmarks-mcp.md')
+        : defaultOutput(REPO_ROOT, results.mode, results.quality.sets[0]?.name),
   ...(values.json ? { json: callerPath(values.json) } : {}),
 });
 console.log(consoleSummary(results, written));

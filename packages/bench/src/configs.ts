@@ -3,6 +3,7 @@ import { evalSources, ownSource } from './datasets';
 import type { BenchConfig } from './run-bench';
 import { defaultParallel } from './run-bench';
 import { HELD_APART_REQUESTS, type LearningPlan } from './suites/learning';
+import type { McpPlan } from './suites/mcp';
 import type { NativePlan } from './suites/native';
 import { hasRedisServer } from './suites/steps';
 
@@ -50,6 +51,7 @@ export function fullConfig(
     worstCase: { size: 10_000, queries: 300, runs: 5, nameLength: 9_000, seed: 1 },
     native: nativePlan(),
     learning: learningPlan(options.maxQueries ? { maxQueries: options.maxQueries } : {}),
+    mcp: mcpPlan(5),
   };
 }
 
@@ -90,6 +92,7 @@ export function quickConfig(options: { parallel?: number; redis?: boolean } = {}
     worstCase: { size: 2_100, queries: 100, runs: 3, nameLength: 9_000, seed: 1 },
     native: nativePlan(),
     learning: learningPlan({ maxQueries: 30 }),
+    mcp: mcpPlan(1),
   };
 }
 
@@ -138,5 +141,29 @@ export function nativeOnlyConfig(): BenchConfig {
     worstCase: null,
     native: nativePlan(),
     learning: null,
+  };
+}
+
+/** The MCP suite: 1,000 tools from five local servers (200 each), timed `repeats` times. */
+function mcpPlan(repeats: number): McpPlan {
+  return { servers: 5, toolsPerServer: 200, repeats };
+}
+
+/** `pnpm bench -- --only mcp`: the MCP suite alone (seconds); writes .reports/benchmarks-mcp.md. */
+export function mcpOnlyConfig(): BenchConfig {
+  return {
+    mode: 'quick',
+    sources: [],
+    maxQueries: undefined,
+    scanMaxQueries: undefined,
+    parallel: 1,
+    choose: { sets: [], maxQueries: undefined },
+    tokenSizes: [],
+    speed: null,
+    steps: null,
+    worstCase: null,
+    native: null,
+    learning: null,
+    mcp: mcpPlan(5),
   };
 }

@@ -5,6 +5,7 @@ import type { Progress } from './progress';
 import type { EvalSet } from './quality/eval-data';
 import { type ChooseRow, runChooseSuite } from './suites/choose';
 import { type LearningPlan, type LearningSuiteResult, runLearningSuite } from './suites/learning';
+import { type McpPlan, type McpResults, runMcpSuite } from './suites/mcp';
 import { type NativePlan, type NativeRow, runNativeSuite } from './suites/native';
 import { type QualitySuiteResult, runQualitySuite } from './suites/quality';
 import { runSpeedSuite, type SpeedPlan } from './suites/speed';
@@ -40,6 +41,8 @@ export interface BenchConfig {
   readonly native: NativePlan | null;
   /** Learning from use: the traffic/test protocol of issue 55 (null: skipped). */
   readonly learning: LearningPlan | null;
+  /** MCP: listing and indexing the tools of local MCP servers, tokens, no schema before a load (absent or null: skipped). */
+  readonly mcp?: McpPlan | null;
 }
 
 export interface BenchResults {
@@ -88,6 +91,8 @@ export interface BenchResults {
   readonly native: readonly NativeRow[];
   /** Null when the suite did not run (and in runs saved before it existed). */
   readonly learning: LearningSuiteResult | null;
+  /** The MCP suite's figures (absent or null when skipped). */
+  readonly mcp?: McpResults | null;
 }
 
 /**
@@ -196,6 +201,10 @@ export async function runBench(config: BenchConfig, progress?: Progress): Promis
         runLearningSuite({ sources: config.sources, plan: learningPlan, ...(progress ? { progress } : {}) }),
       )
     : null;
+  const mcpPlan = config.mcp ?? null;
+  const mcp = mcpPlan
+    ? await timed('mcp', () => runMcpSuite({ plan: mcpPlan, ...(progress ? { progress } : {}) }))
+    : null;
   load.end = currentLoad();
   sample();
   return {
@@ -242,6 +251,7 @@ export async function runBench(config: BenchConfig, progress?: Progress): Promis
     worstCase,
     native,
     learning,
+    mcp,
   };
 }
 

@@ -106,7 +106,10 @@ export async function measureMastraStep(
     { label: 'tool-search', processor: new ToolSearchProcessor(processorOptions) },
     {
       label: 'mastra',
-      processor: new MastraToolSearchProcessor(processorOptions) as unknown as AnyProcessor,
+      // Our options type now also takes lazy tools, which Mastra's own processor does not: these are Mastra tools.
+      processor: new MastraToolSearchProcessor(
+        processorOptions as ConstructorParameters<typeof MastraToolSearchProcessor>[0],
+      ) as unknown as AnyProcessor,
     },
   ];
 

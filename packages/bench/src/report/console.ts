@@ -3,6 +3,7 @@ import type { LearningSuiteResult } from '../suites/learning';
 import { headlines, peerWins } from './findings';
 import { duration, metric } from './format';
 import { worstSplit } from './learning-section';
+import { mcpHeadline } from './mcp-section';
 import { nativeHeadline } from './native-section';
 
 const plain = (line: string): string => line.replace(/\*\*/g, '').replace(/`/g, '');
@@ -14,7 +15,9 @@ export function consoleSummary(results: BenchResults, written: readonly string[]
     '',
     `tool-search bench (${results.mode}) finished in ${duration(results.durationMs)}; load average ${results.load.start.toFixed(1)} → ${results.load.end.toFixed(1)} on ${results.machine.cores} cores.`,
     '',
-    ...[...headlines(results), ...nativeHeadline(results)].map((line) => `  • ${plain(line)}`),
+    ...[...headlines(results), ...nativeHeadline(results), ...mcpHeadline(results)].map(
+      (line) => `  • ${plain(line)}`,
+    ),
     '',
     wins.length > 0
       ? `  Where a peer wins: ${wins.length} figure(s), listed in the report.`

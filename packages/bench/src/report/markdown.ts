@@ -6,6 +6,7 @@ import type { Chart } from './charts';
 import { headlines, peerWins } from './findings';
 import { bytes, duration, integer, metric, ms, percent, ratio, table } from './format';
 import { learningSection } from './learning-section';
+import { mcpHeadline, mcpSection } from './mcp-section';
 import { nativeHeadline, nativeSection } from './native-section';
 
 /** The plain BM25 floor that ../shared/eval/README.md states, to check the harness against. */
@@ -422,6 +423,7 @@ function reproduceSection(results: BenchResults): string[] {
     'pnpm install',
     'pnpm bench                 # everything, writes docs/benchmarks.md and docs/benchmarks/*.svg (under ten minutes on 2 cores)',
     'pnpm bench -- --quick      # a subsample in under a minute, writes .reports/benchmarks-quick.md',
+    'pnpm bench -- --only mcp   # the MCP suite alone, writes .reports/benchmarks-mcp.md',
     'pnpm bench -- --tools my-tools.jsonl --queries my-queries.jsonl   # your own catalog: quality and the topK/minScore table',
     'pnpm bench -- --only native   # provider-native deferred loading alone, writes .reports/benchmarks-native.md',
     '```',
@@ -448,7 +450,9 @@ export function renderMarkdown(results: BenchResults, charts: readonly Chart[], 
     ...systemsSection(results),
     '## Headlines',
     '',
-    ...[...headlines(results), ...nativeHeadline(results)].map((line) => `- ${line}`),
+    ...[...headlines(results), ...nativeHeadline(results), ...mcpHeadline(results)].map(
+      (line) => `- ${line}`,
+    ),
     '',
     ...qualitySection(results, byFile, chartDir),
     ...chooseSection(results),
@@ -458,6 +462,7 @@ export function renderMarkdown(results: BenchResults, charts: readonly Chart[], 
     ...tokenSection(results, byFile, chartDir),
     ...nativeSection(results),
     ...learningSection(results.learning, byFile, chartDir),
+    ...mcpSection(results),
     '## Where a peer wins',
     '',
     'Every figure of this run on which a peer beats ours (the plain BM25 baseline included; per-split quality for splits of 30 queries or more), listed by the bench itself:',
