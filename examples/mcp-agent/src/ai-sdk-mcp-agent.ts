@@ -3,7 +3,7 @@ import { createToolSearch } from '@tool-search/ai-sdk';
 import { type ModelOption, resolveModel } from '@tool-search/example-ai-sdk-agent';
 import type { ToolDefinitionForTokens, ToolRunListener } from '@tool-search/example-catalog';
 import { generateText, isStepCount, type Tool, type ToolSet } from 'ai';
-import { connectEach, unavailableInstructions } from './connections';
+import { connectEach, type UnavailableServer, unavailableInstructions } from './connections';
 import { createTracedMcpRequests, type McpExampleAgent } from './traced-mcp-requests';
 
 export interface McpAgentOptions<MODEL> {
@@ -30,6 +30,33 @@ function traced(name: string, tool: Tool, onRun: ToolRunListener): Tool {
       }
     },
   } as Tool;
+}
+
+/**
+ * One AI SDK request with tool search's call settings (the caller's MCP tools in them), told which
+ * servers are unavailable: the call both AI SDK agents make.
+ */
+export async function generateWithToolSearch(options: {
+  readonly model: Parameters<typeof generateText>[0]['model'];
+  readonly settings: ReturnType<ReturnType<typeof createToolSearch>['forCall']>;
+  readonly unavailable: readonly UnavailableServer[];
+  readonly maxSteps: number | undefined;
+  readonly prompt: string;
+}): Promise<string> {
+  const result = await generateText({
+    model: options.model,
+    ...options.settings,
+    instructions: [
+      'You are a helpful assistant with access to many tools.',
+      unavailableInstructions(options.unavailable),
+    ]
+      .filter(Boolean)
+      .join('\n\n'),
+    stopWhen: isStepCount(options.maxSteps ?? 10),
+    telemetry: { isEnabled: false },
+    prompt: options.prompt,
+  });
+  return result.text;
 }
 
 /**
@@ -86,22 +113,14 @@ export async function createAiSdkMcpAgent(options: McpAgentOptions<ModelOption>)
           ),
         close: ({ client }) => client.close(),
       }),
-    answer: async (request, threadId, connection) => {
-      const result = await generateText({
+    answer: (request, threadId, connection) =>
+      generateWithToolSearch({
         model,
-        ...toolSearch.forCall({ threadId, requestTools: connection.tools }),
-        instructions: [
-          'You are a helpful assistant with access to many tools.',
-          unavailableInstructions(connection.unavailable),
-        ]
-          .filter(Boolean)
-          .join('\n\n'),
-        stopWhen: isStepCount(options.maxSteps ?? 10),
-        telemetry: { isEnabled: false },
+        settings: toolSearch.forCall({ threadId, requestTools: connection.tools }),
+        unavailable: connection.unavailable,
+        maxSteps: options.maxSteps,
         prompt: request,
-      });
-      return result.text;
-    },
+      }),
   });
   return {
     framework: 'AI SDK + @ai-sdk/mcp',

@@ -8,9 +8,8 @@ import {
   type ToolRunListener,
 } from '@tool-search/example-catalog';
 import { createMcpToolSource, type McpToolSourceOptions } from '@tool-search/mcp';
-import { generateText, isStepCount } from 'ai';
-import type { McpAgentOptions } from './ai-sdk-mcp-agent';
-import { describeConnectError, unavailableInstructions } from './connections';
+import { generateWithToolSearch, type McpAgentOptions } from './ai-sdk-mcp-agent';
+import { describeConnectError } from './connections';
 import { createTracedMcpRequests, type McpExampleAgent } from './traced-mcp-requests';
 
 /** Who is asking, as the MCP source and the engine's filter see it. */
@@ -107,26 +106,18 @@ export async function createOwnMcpAgent(options: OwnMcpAgentOptions): Promise<Mc
         close: async () => {},
       };
     },
-    answer: async (request, threadId, connection) => {
-      const result = await generateText({
+    answer: (request, threadId, connection) =>
+      generateWithToolSearch({
         model,
-        ...toolSearch.forCall({
+        settings: toolSearch.forCall({
           threadId,
           requestContext: connection.tools.caller,
           requestTools: Object.fromEntries(connection.tools.tools.map((tool) => [tool.name, tool])),
         }),
-        instructions: [
-          'You are a helpful assistant with access to many tools.',
-          unavailableInstructions(connection.unavailable),
-        ]
-          .filter(Boolean)
-          .join('\n\n'),
-        stopWhen: isStepCount(options.maxSteps ?? 10),
-        telemetry: { isEnabled: false },
+        unavailable: connection.unavailable,
+        maxSteps: options.maxSteps,
         prompt: request,
-      });
-      return result.text;
-    },
+      }),
   });
   return {
     framework: 'AI SDK + @tool-search/mcp',

@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
-import { renderMarkdown } from '../report/markdown';
+import { mcpHeadline, mcpSection } from '../report/mcp-section';
+import type { BenchResults } from '../run-bench';
 import { runMcpSuite } from './mcp';
 
 it('lists and indexes the tools of local MCP servers, counts tokens, and reads no schema before a load', async () => {
@@ -22,39 +23,9 @@ it('lists and indexes the tools of local MCP servers, counts tokens, and reads n
   expect(tokens.everyToolPerCall).toBeGreaterThan((30 * tokens.metaToolsPerCall) / 10);
   expect(tokens.listingBytes).toBeGreaterThan(10_000);
 
-  // The report writer's section, from these figures.
-  const markdown = renderMarkdown(
-    {
-      mode: 'quick',
-      startedAt: '2026-01-01T00:00:00.000Z',
-      durationMs: 1,
-      suiteMs: {},
-      machine: { cpu: 'cpu', cores: 2, memoryGb: 24, node: 'v22', platform: 'linux', loadAverage: 0 },
-      load: { start: 0, end: 0, peak: 0 },
-      systems: [],
-      config: {
-        maxQueries: undefined,
-        scanMaxQueries: undefined,
-        speed: null,
-        steps: null,
-        worstCase: null,
-        native: null,
-        chooseMaxQueries: undefined,
-      },
-      quality: { sets: [], fullReports: [], reports: [] },
-      choose: [],
-      tokens: [],
-      speed: [],
-      realRequestSpeed: [],
-      steps: [],
-      worstCase: [],
-      native: [],
-      learning: null,
-      mcp,
-    },
-    [],
-    'charts',
-  );
+  // The report writer's section and headline, from these figures (the suite's own part of the results).
+  const results = { mcp } as BenchResults;
+  const markdown = [...mcpHeadline(results).map((line) => `- ${line}`), ...mcpSection(results)].join('\n');
   expect(markdown).toContain('## MCP: tools from MCP servers');
   expect(markdown).toContain('**No schema before a load**: passed.');
   expect(markdown).toMatch(/- \*\*MCP\*\*: over 60 tools from 2 local MCP servers/);
