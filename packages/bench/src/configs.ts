@@ -126,8 +126,11 @@ function nativePlan(): NativePlan {
   return { requests: demoRequests.map((request) => request.text) };
 }
 
-/** `pnpm bench -- --only native`: the native deferred-loading suite alone (a few seconds); writes .reports/benchmarks-native.md. */
-export function nativeOnlyConfig(): BenchConfig {
+/**
+ * A run of one suite alone: every other suite off, no eval sets. `suite` switches on the one
+ * suite (`{ native: … }` or `{ mcp: … }`).
+ */
+function suiteAloneConfig(suite: Pick<BenchConfig, 'native' | 'mcp'>): BenchConfig {
   return {
     mode: 'quick',
     sources: [],
@@ -139,9 +142,14 @@ export function nativeOnlyConfig(): BenchConfig {
     speed: null,
     steps: null,
     worstCase: null,
-    native: nativePlan(),
     learning: null,
+    ...suite,
   };
+}
+
+/** `pnpm bench -- --only native`: the native deferred-loading suite alone (a few seconds); writes .reports/benchmarks-native.md. */
+export function nativeOnlyConfig(): BenchConfig {
+  return suiteAloneConfig({ native: nativePlan() });
 }
 
 /** The MCP suite: 1,000 tools from five local servers (200 each), timed `repeats` times. */
@@ -151,19 +159,5 @@ function mcpPlan(repeats: number): McpPlan {
 
 /** `pnpm bench -- --only mcp`: the MCP suite alone (seconds); writes .reports/benchmarks-mcp.md. */
 export function mcpOnlyConfig(): BenchConfig {
-  return {
-    mode: 'quick',
-    sources: [],
-    maxQueries: undefined,
-    scanMaxQueries: undefined,
-    parallel: 1,
-    choose: { sets: [], maxQueries: undefined },
-    tokenSizes: [],
-    speed: null,
-    steps: null,
-    worstCase: null,
-    native: null,
-    learning: null,
-    mcp: mcpPlan(5),
-  };
+  return suiteAloneConfig({ native: null, mcp: mcpPlan(5) });
 }
