@@ -1,8 +1,9 @@
 // Owns the evidence of one catalog id in this process: each recorded use (its request's words,
-// its tool, its time), postings from each word to the uses that had it (so a search reads only
-// the postings of its own words), and the caps that bound one thread's and one tool's influence.
-// Incremental: a use adds its own words' postings; dropping uses marks them, and the postings are
-// rebuilt (in time linear in what is kept) only once as many are dropped as kept.
+// its tool, its time), and each tool's evidence field: per word, the tools whose uses had it,
+// with their decayed count of such uses (so a search reads only its own words' fields), and the
+// caps that bound one thread's and one tool's influence. Incremental: a use adds to its words'
+// fields and a dropped use takes its part out; the fields are rebuilt (in time linear in what is
+// kept) only once as many uses are dropped as kept, to shed the tools left at zero.
 import { cutText } from '../ranking/cut-text';
 import { rememberingStem } from '../ranking/stemmer';
 import { isStopword } from '../ranking/stopwords';
@@ -34,9 +35,12 @@ export type EvidenceRejection =
   | 'tool-limit'
   | 'unknown-tool';
 
-/** Tools (by number) and their evidence scores, position for position. */
+/**
+ * Tools (by number) and their evidence scores, position for position. The arrays are the
+ * index's own buffers: read them before the index's next search.
+ */
 export interface ToolEvidence {
-  readonly tools: readonly number[];
+  readonly tools: Int32Array;
   readonly evidence: Float64Array;
 }
 
@@ -66,19 +70,27 @@ const MAX_TEXT_LENGTH = 10_000;
 const MAX_WORDS_PER_USE = 32;
 /** Words of a request looked up, at most. */
 export const MAX_WORDS_PER_SEARCH = 64;
-/** One use that answers the whole request counts this much; each further one, this share of what is left. */
-const USE_WEIGHT = 0.5;
 /**
- * A use's similarity to a request is the share of the request's weight it has, to this power:
- * a use with all of the request counts fully, one with half of it for 0.35 (chosen on the
- * traffic halves of the eval sets only; see docs/learning.md).
+ * Tools are opened (met for the first time) only by the request's heaviest words, until the
+ * words left weigh less than this share of the request (MaxScore): a tool met by lighter words
+ * only could not reach much evidence. Chosen on a split of the eval sets' traffic halves only.
  */
-export const SHARE_EXPONENT = 1.5;
+const OPEN_SHARE = 0.2;
+/** A tool with less evidence than this for a request gets none (chosen as OPEN_SHARE was). */
+const MIN_EVIDENCE = 0.05;
+/** A map lookup costs about this many steps of reading a field (when to look tools up instead). */
+const LOOKUP_COST = 16;
+/** A field's first capacity (it doubles as it fills). */
+const FIELD_START = 4;
+
 /**
- * A use with less than this share of the request's weight counts for nothing (at most
- * 0.1^1.5 × ½ = 0.016 of evidence): the words that only such uses have are not looked up.
+ * A word's weight in a tool's evidence field: n / (n + 1) for n uses of the tool with the
+ * word, each decayed (and at most 1): one use gives ½, two ⅔, three ¾; it never reaches 1.
  */
-const MIN_SHARE = 0.05;
+function wordWeight(count: number, boosts: number, decayNow: number): number {
+  const uses = Math.min(count, boosts * decayNow);
+  return uses / (uses + 1);
+}
 /** Boosts are kept below 2^this (the anchor moves past it). */
 const MAX_HALVINGS = 256;
 /** Ids, threads and thread-tool pairs remembered, at most (the oldest are forgotten first). */
@@ -115,6 +127,82 @@ function bump(counts: Map<string, number>, key: string): void {
   if (counts.size > MAX_REMEMBERED) counts.delete(counts.keys().next().value!);
 }
 
+/** One word's part of the evidence: the tools whose uses had it, position for position. */
+interface WordField {
+  tools: Int32Array;
+  /** Per position: the sum of the boosts of the tool's kept uses with the word. */
+  sums: Float64Array;
+  /** Per position: how many kept uses of the tool have the word (0: none left). */
+  counts: Int32Array;
+  /** Positions used. */
+  size: number;
+  /** Tool number → position. */
+  readonly at: Map<number, number>;
+  /** Tools with a kept use of the word. */
+  live: number;
+}
+
+function newField(): WordField {
+  return {
+    tools: new Int32Array(FIELD_START),
+    sums: new Float64Array(FIELD_START),
+    counts: new Int32Array(FIELD_START),
+    size: 0,
+    at: new Map(),
+    live: 0,
+  };
+}
+
+/** The position of a tool in a field, added (with nothing yet) when it has none. */
+function positionIn(field: WordField, tool: number): number {
+  const known = field.at.get(tool);
+  if (known !== undefined) return known;
+  if (field.size === field.tools.length) {
+    const capacity = field.size * 2;
+    const tools = new Int32Array(capacity);
+    tools.set(field.tools);
+    const sums = new Float64Array(capacity);
+    sums.set(field.sums);
+    const counts = new Int32Array(capacity);
+    counts.set(field.counts);
+    field.tools = tools;
+    field.sums = sums;
+    field.counts = counts;
+  }
+  const position = field.size++;
+  field.tools[position] = tool;
+  field.at.set(tool, position);
+  return position;
+}
+
+/** Adds a use (at its boost) to its words' fields. */
+function addToFields(fields: Map<string, WordField>, use: KeptUse, boost: number): void {
+  for (const word of use.words) {
+    let field = fields.get(word);
+    if (field === undefined) {
+      field = newField();
+      fields.set(word, field);
+    }
+    const position = positionIn(field, use.tool);
+    if (field.counts[position] === 0) field.live++;
+    field.sums[position]! += boost;
+    field.counts[position]!++;
+  }
+}
+
+/** Takes a dropped use (at its boost) out of its words' fields. */
+function takeFromFields(fields: Map<string, WordField>, use: KeptUse, boost: number): void {
+  for (const word of use.words) {
+    const field = fields.get(word)!;
+    const position = field.at.get(use.tool)!;
+    field.counts[position]!--;
+    if (field.counts[position] === 0) {
+      field.sums[position] = 0;
+      field.live--;
+    } else field.sums[position]! -= boost;
+  }
+}
+
 interface KeptUse {
   readonly words: readonly string[];
   readonly tool: number;
@@ -136,22 +224,22 @@ export function createEvidenceIndex(limits: EvidenceLimits): EvidenceIndex {
   let uses: (KeptUse | undefined)[] = [];
   /** Per slot: 2^((time − anchor) / half-life), so a search decays every use with one factor. */
   let boosts: number[] = [];
-  /** Per slot: its use's tool, −1 once dropped (what a search reads of a use). */
-  let slotTools: number[] = [];
-  let postings = new Map<string, number[]>();
-  /** Per word, the kept uses that have it (postings hold dropped ones too, until a rebuild). */
-  const documentFrequency = new Map<string, number>();
+  /**
+   * Per word, the tools whose uses have it: the tool numbers, the sum of those uses' boosts
+   * (the word's weight in the tool's evidence field, before decay) and their count, position
+   * for position; `at` finds a tool's position. A tool whose uses of the word were all dropped
+   * stays with count 0 until the next rebuild.
+   */
+  let fields = new Map<string, WordField>();
   let kept = 0;
   let dropped = 0;
   /** The first slot that may still be kept (uses are added in slot order). */
   let oldest = 0;
   let anchor: number | undefined;
 
-  // Per search: each use's summed weight, the slots met.
+  // Per search: each tool's summed weight, the tools met.
   let matched = new Float64Array(64);
   const touched: number[] = [];
-  /** Per tool met in a search: the product of (1 − each of its uses' weight); 1 when not met. */
-  let missing = new Float64Array(64).fill(1);
 
   const boostOf = (time: number): number => {
     if (limits.halfLifeMs === Number.POSITIVE_INFINITY) return 1;
@@ -161,6 +249,9 @@ export function createEvidenceIndex(limits: EvidenceLimits): EvidenceIndex {
       // Far past the anchor: move it, so that boosts stay finite (a use that old weighs 0).
       const factor = 2 ** -halvings;
       for (let slot = 0; slot < boosts.length; slot++) boosts[slot]! *= factor;
+      for (const field of fields.values()) {
+        for (let position = 0; position < field.size; position++) field.sums[position]! *= factor;
+      }
       anchor = time;
       return 1;
     }
@@ -170,34 +261,23 @@ export function createEvidenceIndex(limits: EvidenceLimits): EvidenceIndex {
   const place = (use: KeptUse, boost: number): void => {
     const slot = uses.length;
     uses.push(use);
-    slotTools.push(use.tool);
     boosts.push(boost);
-    for (const word of use.words) {
-      let list = postings.get(word);
-      if (list === undefined) {
-        list = [];
-        postings.set(word, list);
-      }
-      list.push(slot);
-      documentFrequency.set(word, (documentFrequency.get(word) ?? 0) + 1);
-    }
+    addToFields(fields, use, boost);
     const slots = toolSlots[use.tool]!;
     if (slots.length === 0) toolsWithUses++;
     slots.push(slot);
     kept++;
   };
 
-  /** Rebuilds the slots and postings from the kept uses, once as many were dropped as kept. */
+  /** Rebuilds the slots and fields from the kept uses, once as many were dropped as kept. */
   const rebuild = (): void => {
     const keptUses: { use: KeptUse; boost: number }[] = [];
     uses.forEach((use, slot) => {
       if (use !== undefined) keptUses.push({ use, boost: boosts[slot]! });
     });
     uses = [];
-    slotTools = [];
     boosts = [];
-    postings = new Map();
-    documentFrequency.clear();
+    fields = new Map();
     for (const slots of toolSlots) slots.length = 0;
     kept = 0;
     dropped = 0;
@@ -210,12 +290,7 @@ export function createEvidenceIndex(limits: EvidenceLimits): EvidenceIndex {
     const use = uses[slot];
     if (use === undefined) return;
     uses[slot] = undefined;
-    slotTools[slot] = -1;
-    for (const word of use.words) {
-      const left = documentFrequency.get(word)! - 1;
-      if (left === 0) documentFrequency.delete(word);
-      else documentFrequency.set(word, left);
-    }
+    takeFromFields(fields, use, boosts[slot]!);
     const slots = toolSlots[use.tool]!;
     const position = slots.indexOf(slot);
     if (position >= 0) slots.splice(position, 1);
@@ -224,65 +299,94 @@ export function createEvidenceIndex(limits: EvidenceLimits): EvidenceIndex {
     dropped++;
   };
 
+  // Per search: the request's words that some tool's evidence has, heaviest first.
+  const fieldsMet: WordField[] = [];
+  const fieldWeights: number[] = [];
+  const order: number[] = [];
+  // The answer's buffers, reused by the next search (see ToolEvidence).
+  let foundTools = new Int32Array(64);
+  let foundEvidence = new Float64Array(64);
+
   function scoreWords(words: readonly string[], now: number): ToolEvidence | undefined {
     if (kept === 0 || words.length === 0) return undefined;
-    const idf = (frequency: number) => Math.log(1 + (kept - frequency + 0.5) / (frequency + 0.5));
-    if (matched.length < uses.length) matched = new Float64Array(Math.max(uses.length, matched.length * 2));
-    // The request's words, heaviest first. A word no use has weighs as a word of one use: part
-    // of the request no use answers.
-    const weighted: { slots: readonly number[]; weight: number }[] = [];
+    const tools = toolsWithUses;
+    const idf = (frequency: number) => Math.log(1 + (tools - frequency + 0.5) / (frequency + 0.5));
+    if (matched.length < toolNames.length)
+      matched = new Float64Array(Math.max(toolNames.length, matched.length * 2));
+    // A word no tool's evidence has weighs as a word of one tool: part of the request no use
+    // answers. Each word counts IDF² (over the tools with evidence).
     let total = 0;
+    fieldsMet.length = 0;
+    fieldWeights.length = 0;
     for (let position = 0; position < words.length && position < MAX_WORDS_PER_SEARCH; position++) {
-      const word = words[position]!;
-      const frequency = documentFrequency.get(word);
-      const weight = idf(frequency ?? 1) ** 2;
+      const field = fields.get(words[position]!);
+      const live = field === undefined ? 0 : field.live;
+      const weight = idf(live > 0 ? live : 1) ** 2;
       total += weight;
-      if (frequency !== undefined) weighted.push({ slots: postings.get(word)!, weight });
-    }
-    if (weighted.length === 0) return undefined;
-    weighted.sort((left, right) => right.weight - left.weight);
-    // MaxScore: once the words left weigh less than MIN_SHARE of the request, a use none of
-    // the words so far had cannot reach it; their postings only add to the uses met.
-    let left = 0;
-    for (const { weight } of weighted) left += weight;
-    for (const { slots, weight } of weighted) {
-      const opening = left >= MIN_SHARE * total;
-      // The lightest words, together under MIN_SHARE / 2 of the request, are not looked up.
-      if (left < (MIN_SHARE / 2) * total) break;
-      left -= weight;
-      for (let position = 0; position < slots.length; position++) {
-        const slot = slots[position]!;
-        if (slotTools[slot]! < 0) continue;
-        if (matched[slot] === 0) {
-          if (!opening) continue;
-          touched.push(slot);
-        }
-        matched[slot]! += weight;
+      if (live > 0) {
+        fieldsMet.push(field!);
+        fieldWeights.push(weight);
       }
     }
-    if (touched.length === 0) return undefined;
+    if (fieldsMet.length === 0) return undefined;
+    // Heaviest first (insertion sort: a request has few words).
+    order.length = 0;
+    for (let position = 0; position < fieldsMet.length; position++) {
+      const weight = fieldWeights[position]!;
+      let at = order.length;
+      while (at > 0 && fieldWeights[order[at - 1]!]! < weight) {
+        order[at] = order[at - 1]!;
+        at--;
+      }
+      order[at] = position;
+    }
     const decayNow = anchor === undefined ? 1 : 2 ** (-(now - anchor) / limits.halfLifeMs);
-    if (missing.length < toolNames.length)
-      missing = new Float64Array(Math.max(toolNames.length, missing.length * 2)).fill(1);
-    const tools: number[] = [];
-    for (const slot of touched) {
-      const share = matched[slot]! / total;
-      matched[slot] = 0;
-      if (share < MIN_SHARE) continue;
-      // share ** 1.5 (SHARE_EXPONENT), written out: it is the hot loop.
-      const similarity = share * Math.sqrt(share) * Math.min(1, boosts[slot]! * decayNow);
-      const tool = slotTools[slot]!;
-      if (missing[tool] === 1) tools.push(tool);
-      missing[tool]! *= 1 - USE_WEIGHT * similarity;
+    let left = 0;
+    for (const weight of fieldWeights) left += weight;
+    for (const met of order) {
+      const field = fieldsMet[met]!;
+      const weight = fieldWeights[met]!;
+      const opening = left >= OPEN_SHARE * total;
+      left -= weight;
+      const { tools: fieldTools, sums, counts, size, at } = field;
+      if (!opening && touched.length * LOOKUP_COST < size) {
+        // Only the tools met so far can gain, and they are fewer than the word's: look each
+        // of them up rather than read the whole field.
+        for (const tool of touched) {
+          const position = at.get(tool);
+          if (position === undefined || counts[position] === 0) continue;
+          matched[tool]! += weight * wordWeight(counts[position]!, sums[position]!, decayNow);
+        }
+        continue;
+      }
+      for (let position = 0; position < size; position++) {
+        const count = counts[position]!;
+        if (count === 0) continue;
+        const tool = fieldTools[position]!;
+        if (matched[tool] === 0) {
+          if (!opening) continue;
+          touched.push(tool);
+        }
+        matched[tool]! += weight * wordWeight(count, sums[position]!, decayNow);
+      }
+    }
+    fieldsMet.length = 0;
+    if (touched.length === 0) return undefined;
+    if (foundTools.length < touched.length) {
+      foundTools = new Int32Array(Math.max(touched.length, foundTools.length * 2));
+      foundEvidence = new Float64Array(foundTools.length);
+    }
+    let scored = 0;
+    for (const tool of touched) {
+      const share = matched[tool]! / total;
+      matched[tool] = 0;
+      if (share < MIN_EVIDENCE) continue;
+      foundTools[scored] = tool;
+      foundEvidence[scored++] = share;
     }
     touched.length = 0;
-    if (tools.length === 0) return undefined;
-    const evidence = new Float64Array(tools.length);
-    tools.forEach((tool, position) => {
-      evidence[position] = 1 - missing[tool]!;
-      missing[tool] = 1;
-    });
-    return { tools, evidence };
+    if (scored === 0) return undefined;
+    return { tools: foundTools.subarray(0, scored), evidence: foundEvidence.subarray(0, scored) };
   }
 
   function score(query: string, now: number): ReadonlyMap<string, number> | undefined {

@@ -41,6 +41,21 @@ describe('learning with the keyword ranker', () => {
     expect(found!.score).toBeLessThanOrEqual(0.5);
   });
 
+  it('gives a request that past uses only partly cover a part of the evidence', () => {
+    const { learning, search } = setup();
+    for (const city of ['Rome', 'Oslo', 'Lima']) {
+      learning.recordUse({ query: `umbrella in ${city}`, toolName: 'getWeather', threadId: city });
+    }
+    // 'tomorrow' is in no use: the request is half covered, and half of the evidence counts.
+    const whole = search('umbrella')[0]!;
+    const half = search('umbrella tomorrow?')[0]!;
+    expect(half.name).toBe('getWeather');
+    expect(half.score).toBeGreaterThan(0.25 * whole.score);
+    expect(half.score).toBeLessThan(whole.score);
+    // A word each use has counts in full: ¾ for three uses, at half weight.
+    expect(whole.score).toBeCloseTo(0.5 * 0.75, 5);
+  });
+
   it('keeps a tool its own text answers fully at score 1, first', () => {
     const { learning, search } = setup();
     for (let index = 0; index < 10; index++) {
@@ -192,8 +207,9 @@ describe('bounded influence', () => {
     const results = search('current weather for a city');
     expect(results[0]).toEqual(own);
     const email = results.find((result) => result.name === 'sendEmail');
-    // Two uses that are the request: 1 − (1 − ½)², at half weight (sendEmail has no own score).
-    expect(email!.score).toBeCloseTo(0.5 * 0.75, 5);
+    // Two uses that are the request: each word weighs 2 / (2 + 1) in sendEmail's evidence, at
+    // half weight (sendEmail has no own score).
+    expect(email!.score).toBeCloseTo(0.5 * (2 / 3), 5);
     expect(email!.score).toBeLessThan(own.score);
   });
 
@@ -205,8 +221,9 @@ describe('bounded influence', () => {
     const older = search('umbrella')[0]!.score;
     clock.advance(1_000 * DAY);
     const ancient = search('umbrella')[0]?.score ?? 0;
+    // One use: 1 / (1 + 1) at half weight; a half-life later it counts as half a use.
     expect(fresh).toBeCloseTo(0.25, 5);
-    expect(older).toBeCloseTo(0.5 * 0.5 * 0.5, 5);
+    expect(older).toBeCloseTo(0.5 * (0.5 / 1.5), 5);
     expect(ancient).toBeLessThan(1e-6);
   });
 
