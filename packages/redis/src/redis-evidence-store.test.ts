@@ -159,7 +159,7 @@ describe('createRedisEvidenceStore', () => {
     });
     await reader.ready;
     const ranker = withLearning(createKeywordRanker, reader)(tools);
-    const found = await ranker.search('need an umbrella?', { topK: 1 });
+    const found = await ranker.search('umbrella today?', { topK: 1 });
     expect(found.map((result) => result.name)).toEqual(['getWeather']);
   });
 });
