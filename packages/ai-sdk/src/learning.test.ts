@@ -1,13 +1,22 @@
 // Learning from use through the AI SDK: a catalog tool's successful call, as generateText and
 // streamText run it, records the query of the search that found it, and later searches rank
 // with it. A call that throws, is refused, is aborted or is a meta-tool's records nothing.
-import { createLearning, type ToolSearchEvent, type ToolSearchRequest } from '@tool-search/core';
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAI } from '@ai-sdk/openai';
+import { lazyTool, type ToolSearchEvent, type ToolSearchRequest } from '@tool-search/core';
+import {
+  type FakeProviderServer,
+  type FakeReply,
+  startFakeProviderServer,
+} from '@tool-search/fake-providers';
 import { generateText, isStepCount, streamText, type Tool, tool } from 'ai';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createCatalog } from './__fixtures__/catalog';
 import { scriptedModel, type Turn, toolResultsIn } from './__fixtures__/scripted-model';
 import { createToolSearch } from './create-tool-search';
+// From the adapter, as a user imports it.
+import { createLearning } from './index';
 
 /** Finds getWeather (and getForecast) by "weather"; no tool's text has "umbrella" or "Paris". */
 const QUERY = 'weather: do I need an umbrella in Paris';
@@ -21,13 +30,14 @@ const call = (toolName: string, input: unknown = {}): Turn => ({ toolCalls: [{ t
 /** A tool search with learning, its evidence events, and the names each request told of a call's success. */
 function learningSearch(
   tools: Record<string, Tool> = createCatalog().tools,
-  alwaysOn?: Record<string, Tool>,
+  more: { alwaysOn?: Record<string, Tool>; native?: 'auto'; failToTell?: boolean } = {},
 ) {
+  const { failToTell, ...options } = more;
   const events: ToolSearchEvent[] = [];
   const learning = createLearning();
   const toolSearch = createToolSearch({
     tools,
-    ...(alwaysOn ? { alwaysOn } : {}),
+    ...options,
     learning,
     onEvent: (event) => events.push(event),
   });
@@ -40,6 +50,7 @@ function learningSearch(
     return Object.assign(request, {
       toolCallSucceeded: (name: string) => {
         told.push(name);
+        if (failToTell) throw new Error('learning broke');
         return succeeded(name);
       },
     });
@@ -49,14 +60,20 @@ function learningSearch(
   return { toolSearch, learning, events, evidence, recorded, told };
 }
 
+/** A tool search over any catalog, and its settings for one call of a thread. */
+type AnyToolSearch = { forCall(options: { threadId: string }): object };
+const settingsFor = (toolSearch: AnyToolSearch, threadId: string) =>
+  toolSearch.forCall({ threadId }) as ReturnType<ReturnType<typeof createToolSearch>['forCall']>;
+
 /** The names a search_tools call of this (other) thread answers, by a one-search conversation. */
-async function searchedNames(
-  toolSearch: ReturnType<typeof createToolSearch>,
-  threadId: string,
-  query: string,
-) {
+async function searchedNames(toolSearch: AnyToolSearch, threadId: string, query: string) {
   const { model, seen } = scriptedModel([search(query), { text: 'ok' }]);
-  await generateText({ model, ...toolSearch.forCall({ threadId }), stopWhen: isStepCount(3), prompt: query });
+  await generateText({
+    model,
+    ...settingsFor(toolSearch, threadId),
+    stopWhen: isStepCount(3),
+    prompt: query,
+  });
   const answer = toolResultsIn(seen[1]!.prompt).at(-1)!.value as { results: Array<{ name: string }> };
   return answer.results.map((result) => result.name);
 }
@@ -104,7 +121,7 @@ describe('learning from use (AI SDK)', () => {
 
   it('records once per request for a tool called twice, and never for a meta-tool or an always-on tool', async () => {
     const { tools, getTime } = createCatalog();
-    const { toolSearch, recorded, told } = learningSearch(tools, { getTime });
+    const { toolSearch, recorded, told } = learningSearch(tools, { alwaysOn: { getTime } });
     const { model } = scriptedModel([
       search(QUERY),
       load('getWeather'),
@@ -137,12 +154,12 @@ describe('learning from use (AI SDK)', () => {
       getWeather: tool({
         description: 'Get the current weather for a city.',
         inputSchema: z.object({ city: z.string() }),
-        execute: async () => {
+        execute: async (): Promise<{ conditions: string }> => {
           throw thrown;
         },
       }),
     };
-    const run = async (toolSearch: ReturnType<typeof createToolSearch>) => {
+    const run = async (toolSearch: AnyToolSearch) => {
       const { model, seen } = scriptedModel([
         search(QUERY),
         load('getWeather'),
@@ -151,7 +168,7 @@ describe('learning from use (AI SDK)', () => {
       ]);
       const result = await generateText({
         model,
-        ...toolSearch.forCall({ threadId: 'ann' }),
+        ...settingsFor(toolSearch, 'ann'),
         stopWhen: isStepCount(6),
         prompt: 'x',
       });
@@ -296,5 +313,103 @@ describe('learning from use (AI SDK)', () => {
       expect(told).toEqual([]);
       expect(evidence()).toEqual([]);
     });
+  });
+
+  it('a failure to record leaves the tool result and the conversation as they are', async () => {
+    const { tools, ran } = createCatalog();
+    const { toolSearch, told } = learningSearch(tools, { failToTell: true });
+    const { model, seen } = scriptedModel([
+      search(QUERY),
+      load('getWeather'),
+      call('getWeather', { city: 'Paris' }),
+      { text: 'Take one.' },
+    ]);
+    const result = await generateText({
+      model,
+      ...toolSearch.forCall({ threadId: 'ann' }),
+      stopWhen: isStepCount(6),
+      prompt: 'x',
+    });
+    expect(told).toEqual(['getWeather']);
+    expect(ran).toEqual([{ toolName: 'getWeather', input: { city: 'Paris' } }]);
+    expect(result.text).toBe('Take one.');
+    expect(toolResultsIn(seen[3]!.prompt).at(-1)).toEqual({
+      toolName: 'getWeather',
+      type: 'json',
+      value: { city: 'Paris', temperature: 21, conditions: 'sunny' },
+    });
+  });
+
+  it('records a lazily resolved request tool (as @tool-search/mcp makes them) once its call succeeded', async () => {
+    const crm = lazyTool({
+      name: 'crm_lookup',
+      description: 'Look up a customer in the CRM by id.',
+      resolve: () => ({
+        inputSchema: { type: 'object', properties: { id: { type: 'string' } } },
+        execute: async () => ({ customer: 'ACME' }),
+      }),
+    });
+    const { toolSearch, recorded, told } = learningSearch();
+    const { model } = scriptedModel([
+      search('which customer ordered crates, crm'),
+      load('crm_lookup'),
+      call('crm_lookup', { id: '7' }),
+      { text: 'ACME' },
+    ]);
+    const result = await generateText({
+      model,
+      ...toolSearch.forCall({ threadId: 'ann', requestTools: { crm_lookup: crm } }),
+      stopWhen: isStepCount(6),
+      prompt: 'x',
+    });
+    expect(result.text).toBe('ACME');
+    expect(told).toEqual(['crm_lookup']);
+    expect(recorded()).toEqual([
+      expect.objectContaining({ toolName: 'crm_lookup', query: 'which customer ordered crates, crm' }),
+    ]);
+  });
+});
+
+describe.each(['anthropic', 'openai'] as const)('learning from use in native mode (%s)', (provider) => {
+  let server: FakeProviderServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  it('records the search that referred a tool whose call succeeded, and a later request ranks it first', async () => {
+    const searchReply = (query: string): FakeReply =>
+      provider === 'anthropic'
+        ? { toolCalls: [{ toolName: 'search_tools', input: { query } }] }
+        : { toolSearchCalls: [{ arguments: { query } }] };
+    server = await startFakeProviderServer({
+      script: [
+        searchReply(QUERY),
+        { toolCalls: [{ toolName: 'getWeather', input: { city: 'Paris' } }] },
+        'Take one.',
+      ],
+    });
+    const model =
+      provider === 'anthropic'
+        ? createAnthropic({ baseURL: server.anthropicBaseURL, apiKey: 'test' })('claude-sonnet-4-5')
+        : createOpenAI({ baseURL: server.openaiBaseURL, apiKey: 'test' }).responses('gpt-5.4');
+    const { tools, ran } = createCatalog();
+    const { toolSearch, events, recorded, told } = learningSearch(tools, { native: 'auto' });
+    const result = await generateText({
+      model,
+      ...toolSearch.forCall({ threadId: 'ann', model }),
+      stopWhen: isStepCount(5),
+      prompt: 'Do I need an umbrella in Paris?',
+    });
+    expect(server.failures).toEqual([]);
+    expect(result.text).toBe('Take one.');
+    expect(events).toContainEqual(expect.objectContaining({ type: 'mode', mode: 'native' }));
+    expect(ran).toEqual([{ toolName: 'getWeather', input: { city: 'Paris' } }]);
+    expect(told).toEqual(['getWeather']);
+    expect(recorded()).toEqual([expect.objectContaining({ toolName: 'getWeather', query: QUERY })]);
+    const later = await toolSearch.engine
+      .startRequest({ threadId: 'bob' })
+      .searchTools({ query: PARAPHRASE });
+    expect(later.results[0]?.name).toBe('getWeather');
   });
 });
