@@ -26,6 +26,12 @@ const PARAPHRASE = 'umbrella needed in Paris?';
 const search = (query: string): Turn => ({ toolCalls: [{ toolName: 'search_tools', input: { query } }] });
 const load = (toolName: string): Turn => ({ toolCalls: [{ toolName: 'load_tool', input: { toolName } }] });
 const call = (toolName: string, input: unknown = {}): Turn => ({ toolCalls: [{ toolName, input }] });
+/** The model searches with QUERY, loads getWeather and calls it. */
+const SEARCH_LOAD_CALL: readonly Turn[] = [
+  search(QUERY),
+  load('getWeather'),
+  call('getWeather', { city: 'Paris' }),
+];
 
 /** A tool search with learning, its evidence events, and the names each request told of a call's success. */
 function learningSearch(
@@ -87,12 +93,7 @@ describe('learning from use (AI SDK)', () => {
       const before = await searchedNames(without, 'bob', PARAPHRASE);
       expect(before[0]).not.toBe('getWeather');
 
-      const { model } = scriptedModel([
-        search(QUERY),
-        load('getWeather'),
-        call('getWeather', { city: 'Paris' }),
-        { text: 'Take one.' },
-      ]);
+      const { model } = scriptedModel([...SEARCH_LOAD_CALL, { text: 'Take one.' }]);
       const settings = {
         model,
         ...toolSearch.forCall({ threadId: 'ann' }),
@@ -123,9 +124,7 @@ describe('learning from use (AI SDK)', () => {
     const { tools, getTime } = createCatalog();
     const { toolSearch, recorded, told } = learningSearch(tools, { alwaysOn: { getTime } });
     const { model } = scriptedModel([
-      search(QUERY),
-      load('getWeather'),
-      call('getWeather', { city: 'Paris' }),
+      ...SEARCH_LOAD_CALL,
       call('getTime'),
       call('getWeather', { city: 'Lyon' }),
       { text: 'ok' },
@@ -160,12 +159,7 @@ describe('learning from use (AI SDK)', () => {
       }),
     };
     const run = async (toolSearch: AnyToolSearch) => {
-      const { model, seen } = scriptedModel([
-        search(QUERY),
-        load('getWeather'),
-        call('getWeather', { city: 'Paris' }),
-        { text: 'sorry' },
-      ]);
+      const { model, seen } = scriptedModel([...SEARCH_LOAD_CALL, { text: 'sorry' }]);
       const result = await generateText({
         model,
         ...settingsFor(toolSearch, 'ann'),
@@ -238,12 +232,7 @@ describe('learning from use (AI SDK)', () => {
       }),
     };
     const { toolSearch, evidence } = learningSearch(tools);
-    const { model } = scriptedModel([
-      search(QUERY),
-      load('getWeather'),
-      call('getWeather', { city: 'Paris' }),
-      { text: 'ok' },
-    ]);
+    const { model } = scriptedModel([...SEARCH_LOAD_CALL, { text: 'ok' }]);
     await generateText({
       model,
       ...toolSearch.forCall({ threadId: 'stopped' }),
@@ -272,12 +261,7 @@ describe('learning from use (AI SDK)', () => {
         }),
       };
       const setup = learningSearch(tools);
-      const { model } = scriptedModel([
-        search(QUERY),
-        load('getWeather'),
-        call('getWeather', { city: 'Paris' }),
-        { text: 'ok' },
-      ]);
+      const { model } = scriptedModel([...SEARCH_LOAD_CALL, { text: 'ok' }]);
       const result = streamText({
         model,
         ...setup.toolSearch.forCall({ threadId: 'stream' }),
@@ -318,12 +302,7 @@ describe('learning from use (AI SDK)', () => {
   it('a failure to record leaves the tool result and the conversation as they are', async () => {
     const { tools, ran } = createCatalog();
     const { toolSearch, told } = learningSearch(tools, { failToTell: true });
-    const { model, seen } = scriptedModel([
-      search(QUERY),
-      load('getWeather'),
-      call('getWeather', { city: 'Paris' }),
-      { text: 'Take one.' },
-    ]);
+    const { model, seen } = scriptedModel([...SEARCH_LOAD_CALL, { text: 'Take one.' }]);
     const result = await generateText({
       model,
       ...toolSearch.forCall({ threadId: 'ann' }),
