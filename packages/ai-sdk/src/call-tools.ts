@@ -81,10 +81,10 @@ export function createCallTools<REQUEST_CONTEXT>(parts: {
       const planned = state.planned();
       if (state.isVisible(name) && planned !== undefined) {
         planned.guard(name).catch(() => {});
-        return afterSuccess(
-          execute.call(tool, input, executionOptions),
-          succeeded(planned, name, executionOptions?.abortSignal),
-        );
+        const result = execute.call(tool, input, executionOptions);
+        // An always-on tool's result goes to the SDK as it is: its calls are no evidence.
+        if (!loadableNames.has(name)) return result;
+        return afterSuccess(result, succeeded(planned, name, executionOptions?.abortSignal));
       }
       return (async () => {
         const active = await state.current(executionOptions?.messages);
