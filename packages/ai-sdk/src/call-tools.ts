@@ -12,12 +12,13 @@ import {
   type NativeProvider,
   type SearchToolsOutput,
   type ToolSearchEngine,
+  type ToolSearchRequest,
 } from '@tool-search/core';
 import type { Tool, ToolExecutionOptions } from 'ai';
 import type { CallState } from './call-state';
 import { lazyCallTool } from './lazy-tools';
 import { deferredTool, nativeSearchTool } from './native-tools';
-import { lastValue, sentAsLoaded, toMetaTool, withExecute } from './tool-set';
+import { afterSuccess, lastValue, sentAsLoaded, toMetaTool, withExecute } from './tool-set';
 
 /** A call in native mode: its provider, and the OpenAI definitions of tools by name. */
 export interface NativeCallTools {
@@ -54,6 +55,21 @@ export function createCallTools<REQUEST_CONTEXT>(parts: {
     ].filter((name) => !isMetaToolName(name) && !alwaysOnNames.includes(name)),
   );
 
+  /**
+   * Tells the request that a call of a catalog or request tool succeeded (with `learning`, the
+   * query of the search that found it becomes evidence). Not for an always-on tool, which no search
+   * finds, nor for a call aborted meanwhile; it never throws into the SDK.
+   */
+  const succeeded =
+    (request: ToolSearchRequest<Tool>, name: string, signal: AbortSignal | undefined) => () => {
+      if (!loadableNames.has(name) || signal?.aborted === true) return;
+      try {
+        request.toolCallSucceeded(name);
+      } catch {
+        // Learning only ranks: a failure to record leaves the call's result as it is.
+      }
+    };
+
   const guardedExecute = (name: string, tool: Tool, execute: NonNullable<Tool['execute']>) =>
     function execute_(input: unknown, executionOptions: ToolExecutionOptions<unknown>) {
       state.noteSignal(executionOptions?.abortSignal);
@@ -65,7 +81,10 @@ export function createCallTools<REQUEST_CONTEXT>(parts: {
       const planned = state.planned();
       if (state.isVisible(name) && planned !== undefined) {
         planned.guard(name).catch(() => {});
-        return execute.call(tool, input, executionOptions);
+        const result = execute.call(tool, input, executionOptions);
+        // An always-on tool's result goes to the SDK as it is: its calls are no evidence.
+        if (!loadableNames.has(name)) return result;
+        return afterSuccess(result, succeeded(planned, name, executionOptions?.abortSignal));
       }
       return (async () => {
         const active = await state.current(executionOptions?.messages);
@@ -79,7 +98,9 @@ export function createCallTools<REQUEST_CONTEXT>(parts: {
         }
         // Allowed by the engine outside a planned step (an approved call the SDK replays before
         // its first step): a promise is all the SDK accepts here, so a stream gives its last value.
-        return lastValue(await execute.call(tool, input, executionOptions));
+        const value = await lastValue(await execute.call(tool, input, executionOptions));
+        succeeded(active, name, executionOptions?.abortSignal)();
+        return value;
       })();
     };
 

@@ -26,10 +26,12 @@ import { toMetaTool, toToolSet, withExecute } from './tool-set';
 
 /**
  * The catalog, the always-on tools, and every option of the core engine (search, storage, ttl,
- * maxThreads, maxLoadedTools, filter, signingSecret, ranker, clock, onEvent, storeTimeoutMs,
- * searchTimeoutMs, filterTimeoutMs),
+ * maxThreads, maxLoadedTools, filter, signingSecret, ranker, learning, clock, onEvent,
+ * storeTimeoutMs, searchTimeoutMs, filterTimeoutMs),
  * forwarded unchanged. The filter's `requestContext` is what `forCall()` was given, else the
- * call's `runtimeContext`.
+ * call's `runtimeContext`. With `learning` (`createLearning()`), each successful call of a
+ * catalog or request tool tells the engine, which records the query of the search that found it
+ * and ranks later searches with it.
  */
 export interface CreateToolSearchOptions<
   TOOLS extends ToolSet,

@@ -46,6 +46,35 @@ export function toToolSet(entries: Iterable<readonly [string, Tool]>): ToolSet {
   return set;
 }
 
+/**
+ * The tool's result as the SDK reads it, with `onSuccess` run once it has succeeded: a value at
+ * once, a promise once it resolves, an async iterable (a streaming tool) once it ends without
+ * error. A rejection, a throw in the stream or a stream left early runs nothing, and reaches the
+ * SDK unchanged.
+ */
+export function afterSuccess(result: unknown, onSuccess: () => void): unknown {
+  if ((typeof result === 'object' && result !== null) || typeof result === 'function') {
+    if (typeof (result as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function') {
+      return streamThenSucceed(result as AsyncIterable<unknown>, onSuccess);
+    }
+    if (typeof (result as PromiseLike<unknown>).then === 'function') {
+      return Promise.resolve(result).then((value) => {
+        onSuccess();
+        return value;
+      });
+    }
+  }
+  onSuccess();
+  return result;
+}
+
+async function* streamThenSucceed(stream: AsyncIterable<unknown>, onSuccess: () => void) {
+  // yield* hands the SDK's next, return and throw to the tool's own stream.
+  const last = yield* stream;
+  onSuccess();
+  return last;
+}
+
 /** The last value of an async iterable (a streaming tool's final output), or the value itself. */
 export async function lastValue(result: unknown): Promise<unknown> {
   if (result === null || typeof result !== 'object' || !(Symbol.asyncIterator in result)) return result;
