@@ -11,6 +11,7 @@ import {
   type FilterPhase,
   FORWARDED_ENGINE_OPTION_NAMES,
   type LazyTool,
+  type Learning,
   LOAD_TOOL_NAME,
   type LoadStateStore,
   type MaybePromise,
@@ -28,6 +29,7 @@ import {
   withFields,
   withoutDeferLoading,
 } from '@tool-search/core';
+import { runReportingSuccess } from './call-success';
 import { ownTools, toCatalogEntries } from './catalog-entries';
 import { toConversationRecords } from './conversation-records';
 import { findErroredInvocations, notFoundToolName } from './errored-invocations';
@@ -110,9 +112,16 @@ export interface ToolSearchProcessorOptions<TStorage extends ToolSearchStorage =
   signingSecret?: string;
   /** Replaces the keyword ranker (for example with the hybrid ranker). */
   ranker?: RankerFactory;
+  /**
+   * Learning from use (`createLearning()` of `@tool-search/core`): when a run searches, loads a
+   * tool it found and calls it successfully, the search's query is recorded as evidence for the
+   * tool, and later searches rank by it too. Pass the same one to every processor that should
+   * share it. Off by default.
+   */
+  learning?: Learning;
   /** Time source for TTLs (tests pass a fake clock). */
   clock?: Clock;
-  /** Search, load, deny, evict, step, tool-rejected, filter-error, store-error and search-error events. */
+  /** Search, load, deny, evict, step, tool-rejected, filter-error, store-error, search-error and (with `learning`) evidence events. */
   onEvent?: ToolSearchEventListener;
   /** Bound on a store call before it fails (default 2,000 ms). */
   storeTimeoutMs?: number;
@@ -182,6 +191,20 @@ interface RunState {
 
 function isObject(value: unknown): value is object {
   return typeof value === 'object' && value !== null;
+}
+
+/**
+ * A call of the catalog tool `name` succeeded (Mastra's notion: see `runReportingSuccess`): with
+ * `learning`, the engine records the query of the run's latest search that found it. The run's
+ * request is the one that searched (a call judged again after a resume asks a new request, which
+ * did not). It never throws into Mastra's tool step.
+ */
+function callSucceeded(runState: RunState, name: string): void {
+  try {
+    runState.current.request.toolCallSucceeded(name);
+  } catch {
+    // The core's toolCallSucceeded does not throw; should it ever, the tool's result stands.
+  }
 }
 
 /** Loaded tools as sent, per tool: the same copy every step. */
@@ -268,6 +291,7 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
       maxLoadedTools: options.maxLoadedTools,
       signingSecret: options.signingSecret,
       ranker: options.ranker,
+      learning: options.learning,
       clock: options.clock,
       onEvent: options.onEvent,
       storeTimeoutMs: options.storeTimeoutMs,
@@ -363,7 +387,10 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
       }
       let sent = isObject(entry.tool) ? runState.deferred.get(entry.tool) : undefined;
       if (sent === undefined) {
-        sent = deferredTool(entry.tool, native.provider, () => runState.current.request.guard(name));
+        sent = deferredTool(entry.tool, native.provider, {
+          guard: () => runState.current.request.guard(name),
+          succeeded: () => callSucceeded(runState, name),
+        });
         if (isObject(entry.tool)) runState.deferred.set(entry.tool, sent);
       }
       tools[name] = sent;
@@ -529,14 +556,18 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
    */
   #guardedLoaded(runState: RunState, name: string, tool: unknown): unknown {
     if (!isObject(tool)) return tool;
-    const execute = (tool as { execute?: unknown }).execute;
-    if (typeof execute !== 'function') return tool;
+    const given = (tool as { execute?: unknown }).execute;
+    if (typeof given !== 'function') return tool;
+    const execute = given as (...args: unknown[]) => unknown;
     const kept = runState.guarded.get(tool);
     if (kept !== undefined) return kept;
     const processor = this;
+    const succeeded = () => callSucceeded(runState, name);
     const guarded = withFields(tool as { execute?: unknown }, {
       execute(this: unknown, ...callArgs: unknown[]) {
-        if (runState.plannedAt === processor.#restores) return execute.apply(this, callArgs);
+        if (runState.plannedAt === processor.#restores) {
+          return runReportingSuccess(execute, this, callArgs, succeeded);
+        }
         return (async () => {
           const request = runState.current.restart();
           await request.prepareStep({
@@ -545,7 +576,7 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
           });
           const decision = await request.guard(name);
           if (!decision.allowed) throw new Error(decision.message ?? `Tool "${name}" is not available.`);
-          return execute.apply(this, callArgs);
+          return runReportingSuccess(execute, this, callArgs, succeeded);
         })();
       },
     });

@@ -1,0 +1,221 @@
+// Learning from use on a real Mastra Agent: a run that searches, loads and successfully calls a
+// catalog tool records its search query as evidence, and later searches rank by it.
+import { createTool } from '@mastra/core/tools';
+import { createLearning, type Learning, lazyTool, type ToolSearchEvent } from '@tool-search/core';
+import { describe, expect, it } from 'vitest';
+import { call, calls, createAgent, type Mode, run, say } from './__fixtures__/harness';
+import { searchedNames, threadContext } from './__fixtures__/scenarios';
+import { sampleTools } from './__fixtures__/tools';
+import { ToolSearchProcessor, type ToolSearchProcessorOptions } from './tool-search-processor';
+
+/** Words no tool's text has ("umbrella", "need"), and one that `getWeather`'s has, so the search finds it. */
+const USE_QUERY = 'weather: do I need an umbrella in Rome today';
+/** A later request with the use's words but not the tool's. */
+const PARAPHRASE = 'is an umbrella needed in Rome?';
+const MODES: readonly Mode[] = ['generate', 'stream'];
+
+type EvidenceEvent = Extract<ToolSearchEvent, { type: 'evidence' }>;
+
+function processorWith(options: Partial<ToolSearchProcessorOptions> & { learning?: Learning }) {
+  const events: ToolSearchEvent[] = [];
+  const processor = new ToolSearchProcessor({
+    tools: sampleTools(),
+    ...options,
+    onEvent: (event) => events.push(event),
+  });
+  const evidence = () => events.filter((event): event is EvidenceEvent => event.type === 'evidence');
+  return { processor, evidence };
+}
+
+/** search_tools (the use's query) → load_tool → the tool, then a short answer. */
+const searchLoadCall = (toolName = 'getWeather', input: unknown = { city: 'Rome' }) => [
+  call('search_tools', { query: USE_QUERY }),
+  call('load_tool', { toolName }),
+  call(toolName, input),
+  say('done'),
+];
+
+/** What the stored messages say of each tool call: its tool, state, result or error text. */
+function invocations(messages: readonly unknown[]) {
+  const found: { toolName: string; state: string; result?: unknown; errorText?: unknown }[] = [];
+  for (const message of messages as { content?: { parts?: unknown[] } }[]) {
+    for (const part of message.content?.parts ?? []) {
+      const invocation = (part as { type?: string; toolInvocation?: Record<string, unknown> }).toolInvocation;
+      if ((part as { type?: string }).type !== 'tool-invocation' || !invocation) continue;
+      found.push({
+        toolName: String(invocation.toolName),
+        state: String(invocation.state),
+        result: invocation.result,
+        errorText: invocation.errorText,
+      });
+    }
+  }
+  return found;
+}
+
+/** A paraphrase searched in a new thread: the names found, best first. */
+async function searchLater(processor: ToolSearchProcessor, mode: Mode, threadId: string) {
+  const { agent } = createAgent({
+    processors: [processor],
+    script: [call('search_tools', { query: PARAPHRASE }), say()],
+  });
+  const result = await run(agent, mode, PARAPHRASE, { requestContext: threadContext(threadId) });
+  return searchedNames(result.toolRuns)[0] ?? [];
+}
+
+describe.each(MODES)('learning on a Mastra Agent (%s)', (mode) => {
+  it('records the search of a loaded tool called successfully, and a later paraphrase finds it', async () => {
+    const learning = createLearning();
+    const { processor, evidence } = processorWith({ learning });
+    const { agent } = createAgent({ processors: [processor], script: searchLoadCall() });
+    const result = await run(agent, mode, 'Umbrella in Rome?', { requestContext: threadContext('user-1') });
+    expect(result.toolRuns.map((item) => item.toolName)).toEqual(['search_tools', 'load_tool', 'getWeather']);
+    expect(evidence()).toEqual([
+      expect.objectContaining({
+        type: 'evidence',
+        toolName: 'getWeather',
+        query: USE_QUERY,
+        threadId: 'user-1',
+        source: 'call',
+        recorded: true,
+      }),
+    ]);
+
+    const { processor: without } = processorWith({});
+    expect(await searchLater(without, mode, 'user-2')).not.toContain('getWeather');
+    expect((await searchLater(processor, mode, 'user-2'))[0]).toBe('getWeather');
+    processor.dispose();
+    without.dispose();
+    learning.dispose();
+  });
+
+  it('records nothing for a tool that throws, and Mastra answers the call as without learning', async () => {
+    const failing = () => ({
+      ...sampleTools(),
+      getWeather: createTool({
+        id: 'get-weather',
+        description: 'Get the current weather (temperature, wind) for a city.',
+        execute: async () => {
+          throw new Error('weather service down');
+        },
+      }),
+    });
+    const answers = [];
+    const learning = createLearning();
+    let recorded: EvidenceEvent[] = [];
+    for (const withLearning of [false, true]) {
+      const { processor, evidence } = processorWith({ tools: failing(), ...(withLearning ? { learning } : {}) });
+      const { agent } = createAgent({ processors: [processor], script: searchLoadCall() });
+      const result = await run(agent, mode, 'Umbrella?', { requestContext: threadContext(`fail-${withLearning}`) });
+      answers.push(invocations(result.messages));
+      recorded = evidence();
+      processor.dispose();
+    }
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[1]?.at(-1)).toMatchObject({ toolName: 'getWeather', state: 'output-error' });
+    expect(String(answers[1]?.at(-1)?.errorText)).toMatch(/weather service down/);
+    expect(recorded).toEqual([]);
+    expect(learning.stats().useCount).toBe(0);
+    learning.dispose();
+  });
+
+  it("records nothing when Mastra's output validation fails", async () => {
+    const { z } = await import('zod');
+    const learning = createLearning();
+    const { processor, evidence } = processorWith({
+      learning,
+      tools: {
+        ...sampleTools(),
+        getWeather: createTool({
+          id: 'get-weather',
+          description: 'Get the current weather (temperature, wind) for a city.',
+          outputSchema: z.object({ temperature: z.number() }),
+          execute: async () => ({ temperature: 'warm' }) as never,
+        }),
+      },
+    });
+    const { agent } = createAgent({ processors: [processor], script: searchLoadCall() });
+    const result = await run(agent, mode, 'Umbrella?', { requestContext: threadContext('invalid-output') });
+    expect(result.toolRuns.at(-1)?.result).toMatchObject({ error: true });
+    expect(evidence()).toEqual([]);
+    processor.dispose();
+    learning.dispose();
+  });
+
+  it('records nothing for a found tool that was not loaded (the guard refuses it), nor for the meta-tools', async () => {
+    const learning = createLearning();
+    const { processor, evidence } = processorWith({ learning });
+    const { agent } = createAgent({
+      processors: [processor],
+      script: [
+        call('search_tools', { query: USE_QUERY }),
+        call('getWeather', { city: 'Rome' }),
+        call('load_tool', { toolName: 'getWeather' }),
+        call('search_tools', { query: USE_QUERY }),
+        say(),
+      ],
+    });
+    const result = await run(agent, mode, 'Umbrella?', { requestContext: threadContext('refused') });
+    expect(invocations(result.messages).find((item) => item.toolName === 'getWeather')?.state).toBe(
+      'output-error',
+    );
+    expect(evidence()).toEqual([]);
+    expect(learning.stats().useCount).toBe(0);
+    processor.dispose();
+    learning.dispose();
+  });
+
+  it('records a tool called twice in one request once', async () => {
+    const learning = createLearning();
+    const { processor, evidence } = processorWith({ learning });
+    const { agent } = createAgent({
+      processors: [processor],
+      script: [
+        call('search_tools', { query: USE_QUERY }),
+        call('load_tool', { toolName: 'getWeather' }),
+        calls({ tool: 'getWeather', input: { city: 'Rome' } }, { tool: 'getWeather', input: { city: 'Oslo' } }),
+        call('getWeather', { city: 'Lima' }),
+        say(),
+      ],
+    });
+    const result = await run(agent, mode, 'Umbrellas?', { requestContext: threadContext('twice') });
+    expect(result.toolRuns.filter((item) => item.toolName === 'getWeather')).toHaveLength(3);
+    expect(evidence().map((event) => [event.toolName, event.recorded])).toEqual([['getWeather', true]]);
+    expect(learning.stats().useCount).toBe(1);
+    processor.dispose();
+    learning.dispose();
+  });
+
+  it('records a lazily resolved tool (an MCP tool) called successfully', async () => {
+    const learning = createLearning();
+    const crm = lazyTool({
+      name: 'crmLookup',
+      description: 'Look up the weather of a customer city in the CRM.',
+      resolve: () => ({
+        inputSchema: { type: 'object', properties: { city: { type: 'string' } } },
+        execute: async () => ({ customer: 'ACME' }),
+      }),
+    });
+    const { processor, evidence } = processorWith({ learning, tools: { crmLookup: crm } });
+    const { agent } = createAgent({ processors: [processor], script: searchLoadCall('crmLookup') });
+    const result = await run(agent, mode, 'Umbrella?', { requestContext: threadContext('lazy') });
+    expect(result.toolRuns.at(-1)).toMatchObject({ toolName: 'crmLookup', result: { customer: 'ACME' } });
+    expect(evidence()).toEqual([expect.objectContaining({ toolName: 'crmLookup', query: USE_QUERY, recorded: true })]);
+    processor.dispose();
+    learning.dispose();
+  });
+});
+
+describe('learning shared by two processors', () => {
+  it('ranks with the uses the other processor recorded', async () => {
+    const learning = createLearning();
+    const first = processorWith({ learning });
+    const second = processorWith({ learning });
+    const { agent } = createAgent({ processors: [first.processor], script: searchLoadCall() });
+    await run(agent, 'generate', 'Umbrella?', { requestContext: threadContext('shared-1') });
+    expect((await searchLater(second.processor, 'generate', 'shared-2'))[0]).toBe('getWeather');
+    first.processor.dispose();
+    second.processor.dispose();
+    learning.dispose();
+  });
+});
