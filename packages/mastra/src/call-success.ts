@@ -14,7 +14,9 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 /** Whether the execution context's abort signal (Mastra passes the run's) has fired. */
 function aborted(context: unknown): boolean {
   const signal =
-    typeof context === 'object' && context !== null ? (context as { abortSignal?: unknown }).abortSignal : undefined;
+    typeof context === 'object' && context !== null
+      ? (context as { abortSignal?: unknown }).abortSignal
+      : undefined;
   return typeof signal === 'object' && signal !== null && (signal as { aborted?: unknown }).aborted === true;
 }
 

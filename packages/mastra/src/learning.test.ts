@@ -104,9 +104,14 @@ describe.each(MODES)('learning on a Mastra Agent (%s)', (mode) => {
     const learning = createLearning();
     let recorded: EvidenceEvent[] = [];
     for (const withLearning of [false, true]) {
-      const { processor, evidence } = processorWith({ tools: failing(), ...(withLearning ? { learning } : {}) });
+      const { processor, evidence } = processorWith({
+        tools: failing(),
+        ...(withLearning ? { learning } : {}),
+      });
       const { agent } = createAgent({ processors: [processor], script: searchLoadCall() });
-      const result = await run(agent, mode, 'Umbrella?', { requestContext: threadContext(`fail-${withLearning}`) });
+      const result = await run(agent, mode, 'Umbrella?', {
+        requestContext: threadContext(`fail-${withLearning}`),
+      });
       answers.push(invocations(result.messages));
       recorded = evidence();
       processor.dispose();
@@ -173,7 +178,10 @@ describe.each(MODES)('learning on a Mastra Agent (%s)', (mode) => {
       script: [
         call('search_tools', { query: USE_QUERY }),
         call('load_tool', { toolName: 'getWeather' }),
-        calls({ tool: 'getWeather', input: { city: 'Rome' } }, { tool: 'getWeather', input: { city: 'Oslo' } }),
+        calls(
+          { tool: 'getWeather', input: { city: 'Rome' } },
+          { tool: 'getWeather', input: { city: 'Oslo' } },
+        ),
         call('getWeather', { city: 'Lima' }),
         say(),
       ],
@@ -200,7 +208,9 @@ describe.each(MODES)('learning on a Mastra Agent (%s)', (mode) => {
     const { agent } = createAgent({ processors: [processor], script: searchLoadCall('crmLookup') });
     const result = await run(agent, mode, 'Umbrella?', { requestContext: threadContext('lazy') });
     expect(result.toolRuns.at(-1)).toMatchObject({ toolName: 'crmLookup', result: { customer: 'ACME' } });
-    expect(evidence()).toEqual([expect.objectContaining({ toolName: 'crmLookup', query: USE_QUERY, recorded: true })]);
+    expect(evidence()).toEqual([
+      expect.objectContaining({ toolName: 'crmLookup', query: USE_QUERY, recorded: true }),
+    ]);
     processor.dispose();
     learning.dispose();
   });

@@ -68,7 +68,12 @@ export function deferredTool(tool: unknown, provider: NativeProvider, hooks: Def
           async execute(this: unknown, ...callArgs: unknown[]) {
             const decision = await hooks.guard();
             if (!decision.allowed) throw new Error(decision.message ?? 'This tool is not available.');
-            return runReportingSuccess(execute as (...args: unknown[]) => unknown, this, callArgs, hooks.succeeded);
+            return runReportingSuccess(
+              execute as (...args: unknown[]) => unknown,
+              this,
+              callArgs,
+              hooks.succeeded,
+            );
           },
         }
       : {}),
