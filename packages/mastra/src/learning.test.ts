@@ -1,10 +1,15 @@
 // Learning from use on a real Mastra Agent: a run that searches, loads and successfully calls a
 // catalog tool records its search query as evidence, and later searches rank by it.
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { Agent } from '@mastra/core/agent';
+import { Mastra } from '@mastra/core/mastra';
+import { InMemoryStore } from '@mastra/core/storage';
 import { createTool } from '@mastra/core/tools';
 import { createLearning, type Learning, lazyTool, type ToolSearchEvent } from '@tool-search/core';
-import { describe, expect, it } from 'vitest';
+import { type FakeProviderServer, startFakeProviderServer } from '@tool-search/fake-providers';
+import { afterEach, describe, expect, it } from 'vitest';
 import { call, calls, createAgent, type Mode, run, say } from './__fixtures__/harness';
-import { searchedNames, threadContext } from './__fixtures__/scenarios';
+import { deleteRecordTool, searchedNames, threadContext } from './__fixtures__/scenarios';
 import { sampleTools } from './__fixtures__/tools';
 import { ToolSearchProcessor, type ToolSearchProcessorOptions } from './tool-search-processor';
 
@@ -226,6 +231,147 @@ describe('learning shared by two processors', () => {
     expect((await searchLater(second.processor, 'generate', 'shared-2'))[0]).toBe('getWeather');
     first.processor.dispose();
     second.processor.dispose();
+    learning.dispose();
+  });
+});
+
+describe('learning in native mode (Anthropic deferred loading)', () => {
+  const servers: FakeProviderServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.close()));
+  });
+
+  it.each(MODES)(
+    'records a found tool called in the same turn, not one the guard refuses (%s)',
+    async (mode) => {
+      const server = await startFakeProviderServer({
+        script: [
+          {
+            toolCalls: [
+              { toolName: 'search_tools', input: { query: `${USE_QUERY}, premium report` }, id: 's' },
+            ],
+          },
+          { toolCalls: [{ toolName: 'premiumReport', input: { quarter: 'Q1' }, id: 'p' }] },
+          { toolCalls: [{ toolName: 'getWeather', input: { city: 'Rome' }, id: 'w' }] },
+          'Take an umbrella.',
+        ],
+      });
+      servers.push(server);
+      const learning = createLearning();
+      const { processor, evidence } = processorWith({
+        learning,
+        native: 'anthropic',
+        // premiumReport may be found and loaded, never sent or called.
+        filter: ({ name, phase }) => !(name === 'premiumReport' && phase === 'active'),
+      });
+      const agent = new Agent({
+        id: 'native-learning',
+        name: 'native-learning',
+        instructions: 'You are a test agent.',
+        model: createAnthropic({ baseURL: server.anthropicBaseURL, apiKey: 'test' })(
+          'claude-sonnet-4-5',
+        ) as never,
+        inputProcessors: [processor],
+      });
+      const result = await run(agent, mode, 'Umbrella in Rome?', {
+        requestContext: threadContext(`native-${mode}`),
+      });
+      expect(server.failures).toEqual([]);
+      expect(searchedNames(result.toolRuns)[0]).toEqual(
+        expect.arrayContaining(['getWeather', 'premiumReport']),
+      );
+      expect(result.toolRuns.map((item) => item.toolName)).toContain('getWeather');
+      expect(evidence().map((event) => [event.toolName, event.recorded, event.source])).toEqual([
+        ['getWeather', true, 'call'],
+      ]);
+      processor.dispose();
+      learning.dispose();
+    },
+  );
+});
+
+describe('learning and approvals', () => {
+  async function approveAfter(revoke: boolean) {
+    const { deleteRecord, log } = deleteRecordTool();
+    let revoked = false;
+    const learning = createLearning();
+    const { processor, evidence } = processorWith({
+      learning,
+      tools: { deleteRecord },
+      filter: ({ name }) => !(revoked && name === 'deleteRecord'),
+    });
+    const { agent: plain } = createAgent({
+      processors: [processor],
+      script: [
+        call('search_tools', { query: 'delete the record, I want it gone for good' }),
+        call('load_tool', { toolName: 'deleteRecord' }),
+        call('deleteRecord', { id: 'r1' }),
+        say('deleted'),
+      ],
+    });
+    const mastra = new Mastra({ agents: { plain }, storage: new InMemoryStore(), logger: false });
+    const agent = mastra.getAgent('plain');
+    const requestContext = threadContext(`approval-${revoke}`);
+    const first = await agent.generate('delete r1', { maxSteps: 10, requestContext });
+    const before = evidence().length;
+    revoked = revoke;
+    const pending = (first as unknown as { suspendPayload?: { toolCallId?: string } }).suspendPayload;
+    await agent.approveToolCallGenerate({
+      runId: first.runId!,
+      toolCallId: pending?.toolCallId,
+      requestContext,
+      maxSteps: 10,
+    } as never);
+    processor.dispose();
+    learning.dispose();
+    return { finishReason: first.finishReason, before, log, evidence: evidence() };
+  }
+
+  it('records an approved call when it runs, not while it waits', async () => {
+    const approved = await approveAfter(false);
+    expect(approved.finishReason).toBe('suspended');
+    expect(approved.before).toBe(0);
+    expect(approved.log).toEqual(['r1']);
+    expect(approved.evidence).toEqual([
+      expect.objectContaining({ toolName: 'deleteRecord', recorded: true }),
+    ]);
+  });
+
+  it('records nothing when the filter revoked the tool before the approval (the guard refuses the call)', async () => {
+    const revoked = await approveAfter(true);
+    expect(revoked.log).toEqual([]);
+    expect(revoked.evidence).toEqual([]);
+  });
+});
+
+describe('learning and an aborted run', () => {
+  it('records nothing for a call that returns after the run was aborted', async () => {
+    const controller = new AbortController();
+    const learning = createLearning();
+    let returned = false;
+    const { processor, evidence } = processorWith({
+      learning,
+      tools: {
+        ...sampleTools(),
+        getWeather: createTool({
+          id: 'get-weather',
+          description: 'Get the current weather (temperature, wind) for a city.',
+          execute: async () => {
+            controller.abort();
+            returned = true;
+            return { temperature: 21 };
+          },
+        }),
+      },
+    });
+    const { agent } = createAgent({ processors: [processor], script: searchLoadCall() });
+    await run(agent, 'generate', 'Umbrella?', {
+      requestContext: threadContext('aborted'),
+      abortSignal: controller.signal,
+    }).catch(() => undefined);
+    expect(returned).toBe(true);
+    expect(evidence()).toEqual([]);
+    processor.dispose();
     learning.dispose();
   });
 });
