@@ -3,30 +3,64 @@
 // and hands Mastra the call's result or error as they were.
 import { isValidationError } from '@mastra/core/tools';
 
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return (
-    (typeof value === 'object' || typeof value === 'function') &&
-    value !== null &&
+    (isObject(value) || typeof value === 'function') &&
     typeof (value as { then?: unknown }).then === 'function'
   );
 }
 
 /** Whether the execution context's abort signal (Mastra passes the run's) has fired. */
 function aborted(context: unknown): boolean {
-  const signal =
-    typeof context === 'object' && context !== null
-      ? (context as { abortSignal?: unknown }).abortSignal
-      : undefined;
-  return typeof signal === 'object' && signal !== null && (signal as { aborted?: unknown }).aborted === true;
+  const signal = isObject(context) ? context.abortSignal : undefined;
+  return isObject(signal) && signal.aborted === true;
+}
+
+/**
+ * The objects of an execution context that may hold a `suspend` function: the context itself
+ * (a workflow step's), and its `agent` and `workflow` parts (Mastra's agent passes `agent`).
+ */
+function suspendHolders(context: unknown): Record<string, unknown>[] {
+  if (!isObject(context)) return [];
+  return [context, context.agent, context.workflow].filter(isObject);
+}
+
+/**
+ * Notes a call of the context's `suspend` functions while the tool runs, and puts them back
+ * after. The context keeps its identity: Mastra knows a context it validated the input for by
+ * identity, so a copy would have the tool validate its input twice. Only a writable own
+ * `suspend` is watched; a suspension through any other is not told apart.
+ */
+function watchSuspension(context: unknown, note: () => void): () => void {
+  const restores: (() => void)[] = [];
+  for (const holder of suspendHolders(context)) {
+    const own = Object.getOwnPropertyDescriptor(holder, 'suspend');
+    const suspend = own?.value;
+    if (typeof suspend !== 'function' || own?.writable !== true) continue;
+    holder.suspend = function (this: unknown, ...args: unknown[]) {
+      note();
+      return suspend.apply(this, args);
+    };
+    restores.push(() => {
+      holder.suspend = suspend;
+    });
+  }
+  return () => {
+    for (const restore of restores) restore();
+  };
 }
 
 /**
  * Runs a catalog tool's `execute` with Mastra's arguments (input, execution context) and calls
  * `succeeded` when the call ends as a success: it returned (or its promise resolved), not with
  * Mastra's validation error (`isValidationError`: Mastra's answer for input or output that fails
- * the tool's schema), and not after the run's abort signal fired. A throw or a rejection reaches
- * Mastra as it was, and `succeeded` is not called. The context is passed on as given (Mastra
- * knows it by identity), so a tool that suspends is not told apart: see docs/advanced.md.
+ * the tool's schema), not after the tool suspended (it runs again on resume), and not after the
+ * run's abort signal fired. A throw or a rejection reaches Mastra as it was, and `succeeded` is
+ * not called. `succeeded` must not throw.
  */
 export function runReportingSuccess(
   execute: (...args: unknown[]) => unknown,
@@ -34,10 +68,26 @@ export function runReportingSuccess(
   callArgs: unknown[],
   succeeded: () => void,
 ): unknown {
+  const context = callArgs[1];
+  let suspended = false;
+  const restore = watchSuspension(context, () => {
+    suspended = true;
+  });
   const settle = (value: unknown): unknown => {
-    if (!aborted(callArgs[1]) && !isValidationError(value)) succeeded();
+    restore();
+    if (!suspended && !aborted(context) && !isValidationError(value)) succeeded();
     return value;
   };
-  const result = execute.apply(self, callArgs);
-  return isThenable(result) ? Promise.resolve(result).then(settle) : settle(result);
+  let result: unknown;
+  try {
+    result = execute.apply(self, callArgs);
+  } catch (error) {
+    restore();
+    throw error;
+  }
+  if (!isThenable(result)) return settle(result);
+  return Promise.resolve(result).then(settle, (error: unknown) => {
+    restore();
+    throw error;
+  });
 }

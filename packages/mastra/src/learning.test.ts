@@ -129,6 +129,25 @@ describe.each(MODES)('learning on a Mastra Agent (%s)', (mode) => {
     learning.dispose();
   });
 
+  it('leaves what the tool gets and returns as without learning', async () => {
+    const outcomes = [];
+    for (const learning of [undefined, createLearning()]) {
+      const { processor } = processorWith(learning ? { learning } : {});
+      const { agent } = createAgent({ processors: [processor], script: searchLoadCall() });
+      const result = await run(agent, mode, 'Umbrella?', {
+        requestContext: threadContext(`same-${!learning}`),
+      });
+      outcomes.push(invocations(result.messages));
+      processor.dispose();
+      learning?.dispose();
+    }
+    expect(outcomes[1]).toEqual(outcomes[0]);
+    expect(outcomes[1]?.at(-1)).toMatchObject({
+      toolName: 'getWeather',
+      result: { temperature: 21, unit: 'C' },
+    });
+  });
+
   it("records nothing when Mastra's output validation fails", async () => {
     const { z } = await import('zod');
     const learning = createLearning();
@@ -341,6 +360,52 @@ describe('learning and approvals', () => {
     const revoked = await approveAfter(true);
     expect(revoked.log).toEqual([]);
     expect(revoked.evidence).toEqual([]);
+  });
+});
+
+describe('learning and a tool that suspends', () => {
+  it('records the call when it completes on resume, not when it suspends', async () => {
+    const { z } = await import('zod');
+    const learning = createLearning();
+    const confirmOrder = createTool({
+      id: 'confirmOrder',
+      description: 'Confirm an order with the customer.',
+      inputSchema: z.object({ id: z.string() }),
+      resumeSchema: z.object({ ok: z.boolean() }),
+      execute: async (_input, context) => {
+        if (!context?.agent?.resumeData) return context?.agent?.suspend({ ask: 'Sure?' });
+        return { confirmed: true };
+      },
+    });
+    // A tool typed with a resumeSchema is narrower than `Tool<any, any>` (as with Mastra's own processor).
+    const { processor, evidence } = processorWith({
+      learning,
+      tools: { confirmOrder: confirmOrder as never },
+    });
+    const { agent: plain } = createAgent({
+      processors: [processor],
+      script: [
+        call('search_tools', { query: 'confirm the order, the customer said yes' }),
+        call('load_tool', { toolName: 'confirmOrder' }),
+        call('confirmOrder', { id: '1' }),
+        say('confirmed'),
+      ],
+    });
+    const mastra = new Mastra({ agents: { plain }, storage: new InMemoryStore(), logger: false });
+    const agent = mastra.getAgent('plain');
+    const requestContext = threadContext('suspends');
+    const first = await agent.generate('confirm order 1', { maxSteps: 10, requestContext });
+    expect(first.finishReason).toBe('suspended');
+    expect(evidence()).toEqual([]);
+    const resumed = await agent.resumeGenerate({ ok: true }, {
+      runId: first.runId!,
+      requestContext,
+      maxSteps: 10,
+    } as never);
+    expect(resumed.text).toBe('confirmed');
+    expect(evidence()).toEqual([expect.objectContaining({ toolName: 'confirmOrder', recorded: true })]);
+    processor.dispose();
+    learning.dispose();
   });
 });
 
