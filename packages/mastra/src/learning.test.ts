@@ -240,6 +240,37 @@ describe.each(MODES)('learning on a Mastra Agent (%s)', (mode) => {
   });
 });
 
+describe('learning and the tools the agent resolves (includeResolvedTools)', () => {
+  it.each(MODES)('records a resolved tool found, loaded and called successfully (%s)', async (mode) => {
+    const learning = createLearning();
+    const { processor, evidence } = processorWith({ learning, includeResolvedTools: true });
+    const { agent } = createAgent({
+      processors: [processor],
+      tools: () => ({
+        lookupAccount: createTool({
+          id: 'lookupAccount',
+          description: 'Look up a customer account by email.',
+          execute: async () => ({ account: 7 }),
+        }),
+      }),
+      script: [
+        call('search_tools', { query: 'who is this customer, the account please' }),
+        call('load_tool', { toolName: 'lookupAccount' }),
+        call('lookupAccount', { email: 'ada@example.com' }),
+        call('getWeather', { city: 'Rome' }),
+        say(),
+      ],
+    });
+    const result = await run(agent, mode, 'Who is ada?', {
+      requestContext: threadContext(`resolved-${mode}`),
+    });
+    expect(result.toolRuns.at(-1)).toMatchObject({ toolName: 'lookupAccount', result: { account: 7 } });
+    expect(evidence().map((event) => [event.toolName, event.recorded])).toEqual([['lookupAccount', true]]);
+    processor.dispose();
+    learning.dispose();
+  });
+});
+
 describe('learning shared by two processors', () => {
   it('ranks with the uses the other processor recorded', async () => {
     const learning = createLearning();
