@@ -1,7 +1,8 @@
 // When Mastra counts a catalog tool's call a success, for learning from use: the processor runs
-// the tool's `execute` through `runReportingSuccess`, which tells the engine (`toolCallSucceeded`)
+// the tool's `execute` through `reportingSuccess`, which tells the engine (`reportSuccess`)
 // and hands Mastra the call's result or error as they were.
 import { isValidationError } from '@mastra/core/tools';
+import type { ToolSearchRequest } from '@tool-search/core';
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
@@ -54,40 +55,56 @@ function watchSuspension(context: unknown, note: () => void): () => void {
   };
 }
 
+/** A function of any signature, as `typeof value === 'function'` leaves it. */
+type AnyFunction = Parameters<typeof Reflect.apply>[0];
+
 /**
- * Runs a catalog tool's `execute` with Mastra's arguments (input, execution context) and calls
+ * A catalog tool's `execute`, run with Mastra's arguments (input, execution context), that calls
  * `succeeded` when the call ends as a success: it returned (or its promise resolved), not with
  * Mastra's validation error (`isValidationError`: Mastra's answer for input or output that fails
  * the tool's schema), not after the tool suspended (it runs again on resume), and not after the
  * run's abort signal fired. A throw or a rejection reaches Mastra as it was, and `succeeded` is
  * not called. `succeeded` must not throw.
  */
-export function runReportingSuccess(
-  execute: (...args: unknown[]) => unknown,
-  self: unknown,
-  callArgs: unknown[],
-  succeeded: () => void,
-): unknown {
-  const context = callArgs[1];
-  let suspended = false;
-  const restore = watchSuspension(context, () => {
-    suspended = true;
-  });
-  const settle = (value: unknown): unknown => {
-    restore();
-    if (!suspended && !aborted(context) && !isValidationError(value)) succeeded();
-    return value;
+export function reportingSuccess(execute: AnyFunction, succeeded: () => void) {
+  return (self: unknown, callArgs: unknown[]): unknown => {
+    const context = callArgs[1];
+    let suspended = false;
+    const restore = watchSuspension(context, () => {
+      suspended = true;
+    });
+    const settle = (value: unknown): unknown => {
+      restore();
+      if (!suspended && !aborted(context) && !isValidationError(value)) succeeded();
+      return value;
+    };
+    let result: unknown;
+    try {
+      result = Reflect.apply(execute, self, callArgs);
+    } catch (error) {
+      restore();
+      throw error;
+    }
+    if (!isThenable(result)) return settle(result);
+    return Promise.resolve(result).then(settle, (error: unknown) => {
+      restore();
+      throw error;
+    });
   };
-  let result: unknown;
+}
+
+/**
+ * Tells the engine request that searched that a call of the catalog tool `name` succeeded: with
+ * `learning`, it records the query of the request's latest search that found the tool. It never
+ * throws into Mastra's tool step.
+ */
+export function reportSuccess(
+  request: Pick<ToolSearchRequest<unknown>, 'toolCallSucceeded'>,
+  name: string,
+): void {
   try {
-    result = execute.apply(self, callArgs);
-  } catch (error) {
-    restore();
-    throw error;
+    request.toolCallSucceeded(name);
+  } catch {
+    // The core's toolCallSucceeded does not throw; should it ever, the tool's result stands.
   }
-  if (!isThenable(result)) return settle(result);
-  return Promise.resolve(result).then(settle, (error: unknown) => {
-    restore();
-    throw error;
-  });
 }

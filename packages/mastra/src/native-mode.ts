@@ -11,7 +11,7 @@ import type {
   SearchToolsOutput,
 } from '@tool-search/core';
 import { openaiFunctionDefinition, SEARCH_TOOLS_NAME, ToolSearchError, withFields } from '@tool-search/core';
-import { runReportingSuccess } from './call-success';
+import { reportingSuccess } from './call-success';
 import { toCatalogEntry } from './catalog-entries';
 import { modelFacingSchema } from './meta-tool';
 
@@ -45,7 +45,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 /** What a deferred tool's `execute` asks before it runs, and tells after a successful call. */
 export interface DeferredToolHooks {
   readonly guard: () => Promise<{ allowed: boolean; message?: string }>;
-  /** The call succeeded (see `runReportingSuccess`), for learning from use. */
+  /** The call succeeded (see `reportingSuccess`), for learning from use. */
   readonly succeeded: () => void;
 }
 
@@ -61,19 +61,15 @@ export function deferredTool(tool: unknown, provider: NativeProvider, hooks: Def
   const own = isObject(given[provider]) ? given[provider] : {};
   const providerOptions = { ...given, [provider]: { ...own, deferLoading: true } };
   const execute = tool.execute;
+  const run = typeof execute === 'function' ? reportingSuccess(execute, hooks.succeeded) : undefined;
   return withFields(tool as { providerOptions?: unknown; execute?: unknown }, {
     providerOptions,
-    ...(typeof execute === 'function'
+    ...(run
       ? {
           async execute(this: unknown, ...callArgs: unknown[]) {
             const decision = await hooks.guard();
             if (!decision.allowed) throw new Error(decision.message ?? 'This tool is not available.');
-            return runReportingSuccess(
-              execute as (...args: unknown[]) => unknown,
-              this,
-              callArgs,
-              hooks.succeeded,
-            );
+            return run(this, callArgs);
           },
         }
       : {}),

@@ -27,9 +27,8 @@ import {
   type ToolSearchEventListener,
   type ToolSearchRequest,
   withFields,
-  withoutDeferLoading,
 } from '@tool-search/core';
-import { runReportingSuccess } from './call-success';
+import { reportingSuccess, reportSuccess } from './call-success';
 import { ownTools, toCatalogEntries } from './catalog-entries';
 import { toConversationRecords } from './conversation-records';
 import { findErroredInvocations, notFoundToolName } from './errored-invocations';
@@ -43,7 +42,7 @@ import {
   openaiSearchTool,
   referredInMessages,
 } from './native-mode';
-import { namesMastraFinds, sameTools } from './step-tools';
+import { namesMastraFinds, sameTools, sentAsLoaded } from './step-tools';
 import { resolveThreadId } from './thread-id';
 
 // biome-ignore lint/suspicious/noExplicitAny: Mastra's own processor takes `Tool<any, any>`.
@@ -112,12 +111,7 @@ export interface ToolSearchProcessorOptions<TStorage extends ToolSearchStorage =
   signingSecret?: string;
   /** Replaces the keyword ranker (for example with the hybrid ranker). */
   ranker?: RankerFactory;
-  /**
-   * Learning from use (`createLearning()` of `@tool-search/core`): when a run searches, loads a
-   * tool it found and calls it successfully, the search's query is recorded as evidence for the
-   * tool, and later searches rank by it too. Pass the same one to every processor that should
-   * share it. Off by default.
-   */
+  /** Learning from use (`createLearning()`): a search, then a successful call of a tool it found, ranks that tool later. */
   learning?: Learning;
   /** Time source for TTLs (tests pass a fake clock). */
   clock?: Clock;
@@ -191,40 +185,6 @@ interface RunState {
 
 function isObject(value: unknown): value is object {
   return typeof value === 'object' && value !== null;
-}
-
-/**
- * A call of the catalog tool `name` succeeded (Mastra's notion: see `runReportingSuccess`): with
- * `learning`, the engine records the query of the run's latest search that found it. The run's
- * request is the one that searched (a call judged again after a resume asks a new request, which
- * did not). It never throws into Mastra's tool step.
- */
-function callSucceeded(runState: RunState, name: string): void {
-  try {
-    runState.current.request.toolCallSucceeded(name);
-  } catch {
-    // The core's toolCallSucceeded does not throw; should it ever, the tool's result stands.
-  }
-}
-
-/** Loaded tools as sent, per tool: the same copy every step. */
-const sentCopies = new WeakMap<object, unknown>();
-
-/**
- * A loaded tool as tool search sends it: without a provider's `deferLoading` in its
- * `providerOptions`, which would hide it again behind the provider's own tool search. A copy
- * (same prototype and fields) when it had one; the tool itself otherwise.
- */
-function sentAsLoaded(tool: unknown): unknown {
-  if (!isObject(tool)) return tool;
-  const cached = sentCopies.get(tool);
-  if (cached !== undefined) return cached;
-  const providerOptions = withoutDeferLoading((tool as { providerOptions?: unknown }).providerOptions);
-  const sent = providerOptions
-    ? withFields(tool as { providerOptions?: unknown }, { providerOptions })
-    : tool;
-  sentCopies.set(tool, sent);
-  return sent;
 }
 
 /**
@@ -389,7 +349,7 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
       if (sent === undefined) {
         sent = deferredTool(entry.tool, native.provider, {
           guard: () => runState.current.request.guard(name),
-          succeeded: () => callSucceeded(runState, name),
+          succeeded: () => reportSuccess(runState.current.request, name),
         });
         if (isObject(entry.tool)) runState.deferred.set(entry.tool, sent);
       }
@@ -556,18 +516,16 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
    */
   #guardedLoaded(runState: RunState, name: string, tool: unknown): unknown {
     if (!isObject(tool)) return tool;
-    const given = (tool as { execute?: unknown }).execute;
-    if (typeof given !== 'function') return tool;
-    const execute = given as (...args: unknown[]) => unknown;
+    const execute = (tool as { execute?: unknown }).execute;
+    if (typeof execute !== 'function') return tool;
     const kept = runState.guarded.get(tool);
     if (kept !== undefined) return kept;
     const processor = this;
-    const succeeded = () => callSucceeded(runState, name);
+    // The run's request searched: a call judged again on resume asks a new one, which did not.
+    const run = reportingSuccess(execute, () => reportSuccess(runState.current.request, name));
     const guarded = withFields(tool as { execute?: unknown }, {
       execute(this: unknown, ...callArgs: unknown[]) {
-        if (runState.plannedAt === processor.#restores) {
-          return runReportingSuccess(execute, this, callArgs, succeeded);
-        }
+        if (runState.plannedAt === processor.#restores) return run(this, callArgs);
         return (async () => {
           const request = runState.current.restart();
           await request.prepareStep({
@@ -576,7 +534,7 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
           });
           const decision = await request.guard(name);
           if (!decision.allowed) throw new Error(decision.message ?? `Tool "${name}" is not available.`);
-          return runReportingSuccess(execute, this, callArgs, succeeded);
+          return run(this, callArgs);
         })();
       },
     });
