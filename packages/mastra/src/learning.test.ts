@@ -8,7 +8,7 @@ import { createTool } from '@mastra/core/tools';
 import { createLearning, type Learning, lazyTool, type ToolSearchEvent } from '@tool-search/core';
 import { type FakeProviderServer, startFakeProviderServer } from '@tool-search/fake-providers';
 import { afterEach, describe, expect, it } from 'vitest';
-import { call, calls, createAgent, type Mode, run, say } from './__fixtures__/harness';
+import { call, calls, createAgent, type Mode, run, type Script, say } from './__fixtures__/harness';
 import { deleteRecordTool, searchedNames, threadContext } from './__fixtures__/scenarios';
 import { sampleTools } from './__fixtures__/tools';
 import { ToolSearchProcessor, type ToolSearchProcessorOptions } from './tool-search-processor';
@@ -66,6 +66,27 @@ async function searchLater(processor: ToolSearchProcessor, mode: Mode, threadId:
   });
   const result = await run(agent, mode, PARAPHRASE, { requestContext: threadContext(threadId) });
   return searchedNames(result.toolRuns)[0] ?? [];
+}
+
+interface LearningRun {
+  readonly mode: Mode;
+  readonly script: Script;
+  readonly threadId: string;
+  readonly options?: Partial<ToolSearchProcessorOptions>;
+  /** The agent's own tools (a record, or a function of the request). */
+  readonly agentTools?: unknown;
+}
+
+/** One run of a real Agent on a processor with a learning of its own, both disposed after. */
+async function learningRun(given: LearningRun) {
+  const learning = createLearning();
+  const { processor, evidence } = processorWith({ ...given.options, learning });
+  const { agent } = createAgent({ processors: [processor], tools: given.agentTools, script: given.script });
+  const result = await run(agent, given.mode, 'Umbrella?', { requestContext: threadContext(given.threadId) });
+  const useCount = learning.stats().useCount;
+  processor.dispose();
+  learning.dispose();
+  return { result, evidence: evidence(), useCount };
 }
 
 describe.each(MODES)('learning on a Mastra Agent (%s)', (mode) => {
@@ -150,32 +171,26 @@ describe.each(MODES)('learning on a Mastra Agent (%s)', (mode) => {
 
   it("records nothing when Mastra's output validation fails", async () => {
     const { z } = await import('zod');
-    const learning = createLearning();
-    const { processor, evidence } = processorWith({
-      learning,
-      tools: {
-        ...sampleTools(),
-        getWeather: createTool({
-          id: 'get-weather',
-          description: 'Get the current weather (temperature, wind) for a city.',
-          outputSchema: z.object({ temperature: z.number() }),
-          execute: async () => ({ temperature: 'warm' }) as never,
-        }),
-      },
+    const getWeather = createTool({
+      id: 'get-weather',
+      description: 'Get the current weather (temperature, wind) for a city.',
+      outputSchema: z.object({ temperature: z.number() }),
+      execute: async () => ({ temperature: 'warm' }) as never,
     });
-    const { agent } = createAgent({ processors: [processor], script: searchLoadCall() });
-    const result = await run(agent, mode, 'Umbrella?', { requestContext: threadContext('invalid-output') });
+    const { result, evidence } = await learningRun({
+      mode,
+      script: searchLoadCall(),
+      threadId: 'invalid-output',
+      options: { tools: { ...sampleTools(), getWeather } },
+    });
     expect(result.toolRuns.at(-1)?.result).toMatchObject({ error: true });
-    expect(evidence()).toEqual([]);
-    processor.dispose();
-    learning.dispose();
+    expect(evidence).toEqual([]);
   });
 
   it('records nothing for a found tool that was not loaded (the guard refuses it), nor for the meta-tools', async () => {
-    const learning = createLearning();
-    const { processor, evidence } = processorWith({ learning });
-    const { agent } = createAgent({
-      processors: [processor],
+    const { result, evidence, useCount } = await learningRun({
+      mode,
+      threadId: 'refused',
       script: [
         call('search_tools', { query: USE_QUERY }),
         call('getWeather', { city: 'Rome' }),
@@ -184,21 +199,17 @@ describe.each(MODES)('learning on a Mastra Agent (%s)', (mode) => {
         say(),
       ],
     });
-    const result = await run(agent, mode, 'Umbrella?', { requestContext: threadContext('refused') });
     expect(invocations(result.messages).find((item) => item.toolName === 'getWeather')?.state).toBe(
       'output-error',
     );
-    expect(evidence()).toEqual([]);
-    expect(learning.stats().useCount).toBe(0);
-    processor.dispose();
-    learning.dispose();
+    expect(evidence).toEqual([]);
+    expect(useCount).toBe(0);
   });
 
   it('records a tool called twice in one request once', async () => {
-    const learning = createLearning();
-    const { processor, evidence } = processorWith({ learning });
-    const { agent } = createAgent({
-      processors: [processor],
+    const { result, evidence, useCount } = await learningRun({
+      mode,
+      threadId: 'twice',
       script: [
         call('search_tools', { query: USE_QUERY }),
         call('load_tool', { toolName: 'getWeather' }),
@@ -210,16 +221,12 @@ describe.each(MODES)('learning on a Mastra Agent (%s)', (mode) => {
         say(),
       ],
     });
-    const result = await run(agent, mode, 'Umbrellas?', { requestContext: threadContext('twice') });
     expect(result.toolRuns.filter((item) => item.toolName === 'getWeather')).toHaveLength(3);
-    expect(evidence().map((event) => [event.toolName, event.recorded])).toEqual([['getWeather', true]]);
-    expect(learning.stats().useCount).toBe(1);
-    processor.dispose();
-    learning.dispose();
+    expect(evidence.map((event) => [event.toolName, event.recorded])).toEqual([['getWeather', true]]);
+    expect(useCount).toBe(1);
   });
 
   it('records a lazily resolved tool (an MCP tool) called successfully', async () => {
-    const learning = createLearning();
     const crm = lazyTool({
       name: 'crmLookup',
       description: 'Look up the weather of a customer city in the CRM.',
@@ -228,25 +235,26 @@ describe.each(MODES)('learning on a Mastra Agent (%s)', (mode) => {
         execute: async () => ({ customer: 'ACME' }),
       }),
     });
-    const { processor, evidence } = processorWith({ learning, tools: { crmLookup: crm } });
-    const { agent } = createAgent({ processors: [processor], script: searchLoadCall('crmLookup') });
-    const result = await run(agent, mode, 'Umbrella?', { requestContext: threadContext('lazy') });
+    const { result, evidence } = await learningRun({
+      mode,
+      script: searchLoadCall('crmLookup'),
+      threadId: 'lazy',
+      options: { tools: { crmLookup: crm } },
+    });
     expect(result.toolRuns.at(-1)).toMatchObject({ toolName: 'crmLookup', result: { customer: 'ACME' } });
-    expect(evidence()).toEqual([
+    expect(evidence).toEqual([
       expect.objectContaining({ toolName: 'crmLookup', query: USE_QUERY, recorded: true }),
     ]);
-    processor.dispose();
-    learning.dispose();
   });
 });
 
 describe('learning and the tools the agent resolves (includeResolvedTools)', () => {
   it.each(MODES)('records a resolved tool found, loaded and called successfully (%s)', async (mode) => {
-    const learning = createLearning();
-    const { processor, evidence } = processorWith({ learning, includeResolvedTools: true });
-    const { agent } = createAgent({
-      processors: [processor],
-      tools: () => ({
+    const { result, evidence } = await learningRun({
+      mode,
+      threadId: `resolved-${mode}`,
+      options: { includeResolvedTools: true },
+      agentTools: () => ({
         lookupAccount: createTool({
           id: 'lookupAccount',
           description: 'Look up a customer account by email.',
@@ -261,13 +269,8 @@ describe('learning and the tools the agent resolves (includeResolvedTools)', () 
         say(),
       ],
     });
-    const result = await run(agent, mode, 'Who is ada?', {
-      requestContext: threadContext(`resolved-${mode}`),
-    });
     expect(result.toolRuns.at(-1)).toMatchObject({ toolName: 'lookupAccount', result: { account: 7 } });
-    expect(evidence().map((event) => [event.toolName, event.recorded])).toEqual([['lookupAccount', true]]);
-    processor.dispose();
-    learning.dispose();
+    expect(evidence.map((event) => [event.toolName, event.recorded])).toEqual([['lookupAccount', true]]);
   });
 });
 
