@@ -32,9 +32,9 @@ function suspendHolders(context: unknown): Record<string, unknown>[] {
 
 /**
  * Notes a call of the context's `suspend` functions while the tool runs, and puts them back
- * after. The context keeps its identity: Mastra knows a context it validated the input for by
- * identity, so a copy would have the tool validate its input twice. Only a writable own
- * `suspend` is watched; a suspension through any other is not told apart.
+ * after. The context itself is passed on, not a copy: Mastra marks a context by identity (that
+ * its tool builder validated the input). Only a writable own `suspend` is watched; a suspension
+ * through any other is not told apart.
  */
 function watchSuspension(context: unknown, note: () => void): () => void {
   const restores: (() => void)[] = [];
