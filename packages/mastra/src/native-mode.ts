@@ -11,6 +11,7 @@ import type {
   SearchToolsOutput,
 } from '@tool-search/core';
 import { openaiFunctionDefinition, SEARCH_TOOLS_NAME, ToolSearchError, withFields } from '@tool-search/core';
+import { reportingSuccess } from './call-success';
 import { toCatalogEntry } from './catalog-entries';
 import { modelFacingSchema } from './meta-tool';
 
@@ -41,30 +42,34 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
 }
 
+/** What a deferred tool's `execute` asks before it runs, and tells after a successful call. */
+export interface DeferredToolHooks {
+  readonly guard: () => Promise<{ allowed: boolean; message?: string }>;
+  /** The call succeeded (see `reportingSuccess`), for learning from use. */
+  readonly succeeded: () => void;
+}
+
 /**
  * A catalog tool as sent in native mode: a copy whose `providerOptions.<provider>` has
  * `deferLoading: true` (its other options kept), and whose `execute` asks the guard first, so a
  * call of a tool the thread never found (the provider knows its definition) does not run: the
  * model gets the guard's message as the tool's error.
  */
-export function deferredTool(
-  tool: unknown,
-  provider: NativeProvider,
-  guard: () => Promise<{ allowed: boolean; message?: string }>,
-): unknown {
+export function deferredTool(tool: unknown, provider: NativeProvider, hooks: DeferredToolHooks): unknown {
   if (!isObject(tool)) return tool;
   const given = isObject(tool.providerOptions) ? tool.providerOptions : {};
   const own = isObject(given[provider]) ? given[provider] : {};
   const providerOptions = { ...given, [provider]: { ...own, deferLoading: true } };
   const execute = tool.execute;
+  const run = typeof execute === 'function' ? reportingSuccess(execute, hooks.succeeded) : undefined;
   return withFields(tool as { providerOptions?: unknown; execute?: unknown }, {
     providerOptions,
-    ...(typeof execute === 'function'
+    ...(run
       ? {
           async execute(this: unknown, ...callArgs: unknown[]) {
-            const decision = await guard();
+            const decision = await hooks.guard();
             if (!decision.allowed) throw new Error(decision.message ?? 'This tool is not available.');
-            return execute.apply(this, callArgs);
+            return run(this, callArgs);
           },
         }
       : {}),

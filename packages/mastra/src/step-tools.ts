@@ -1,5 +1,7 @@
 // The tools of a Mastra step as Mastra itself matches them: whether a step hands over the same
-// tools as the last, and every name under which Mastra's tool-call step finds a tool.
+// tools as the last, and every name under which Mastra's tool-call step finds a tool; and a loaded
+// tool as tool search sends it.
+import { withFields, withoutDeferLoading } from '@tool-search/core';
 
 function isObject(value: unknown): value is object {
   return typeof value === 'object' && value !== null;
@@ -48,4 +50,24 @@ export function namesMastraFinds(tools: Record<string, unknown>): Map<string, st
     if (typeof id === 'string' && !names.has(id)) names.set(id, key);
   }
   return names;
+}
+
+/** Loaded tools as sent, per tool: the same copy every step. */
+const sentCopies = new WeakMap<object, unknown>();
+
+/**
+ * A loaded tool as tool search sends it: without a provider's `deferLoading` in its
+ * `providerOptions`, which would hide it again behind the provider's own tool search. A copy
+ * (same prototype and fields) when it had one; the tool itself otherwise.
+ */
+export function sentAsLoaded(tool: unknown): unknown {
+  if (!isObject(tool)) return tool;
+  const cached = sentCopies.get(tool);
+  if (cached !== undefined) return cached;
+  const providerOptions = withoutDeferLoading((tool as { providerOptions?: unknown }).providerOptions);
+  const sent = providerOptions
+    ? withFields(tool as { providerOptions?: unknown }, { providerOptions })
+    : tool;
+  sentCopies.set(tool, sent);
+  return sent;
 }

@@ -11,6 +11,7 @@ import {
   type FilterPhase,
   FORWARDED_ENGINE_OPTION_NAMES,
   type LazyTool,
+  type Learning,
   LOAD_TOOL_NAME,
   type LoadStateStore,
   type MaybePromise,
@@ -26,8 +27,8 @@ import {
   type ToolSearchEventListener,
   type ToolSearchRequest,
   withFields,
-  withoutDeferLoading,
 } from '@tool-search/core';
+import { reportingSuccess, reportSuccess } from './call-success';
 import { ownTools, toCatalogEntries } from './catalog-entries';
 import { toConversationRecords } from './conversation-records';
 import { findErroredInvocations, notFoundToolName } from './errored-invocations';
@@ -41,7 +42,7 @@ import {
   openaiSearchTool,
   referredInMessages,
 } from './native-mode';
-import { namesMastraFinds, sameTools } from './step-tools';
+import { namesMastraFinds, sameTools, sentAsLoaded } from './step-tools';
 import { resolveThreadId } from './thread-id';
 
 // biome-ignore lint/suspicious/noExplicitAny: Mastra's own processor takes `Tool<any, any>`.
@@ -110,9 +111,11 @@ export interface ToolSearchProcessorOptions<TStorage extends ToolSearchStorage =
   signingSecret?: string;
   /** Replaces the keyword ranker (for example with the hybrid ranker). */
   ranker?: RankerFactory;
+  /** Learning from use (`createLearning()`): a search, then a successful call of a tool it found, ranks that tool later. */
+  learning?: Learning;
   /** Time source for TTLs (tests pass a fake clock). */
   clock?: Clock;
-  /** Search, load, deny, evict, step, tool-rejected, filter-error, store-error and search-error events. */
+  /** Search, load, deny, evict, step, tool-rejected, filter-error, store-error, search-error and (with `learning`) evidence events. */
   onEvent?: ToolSearchEventListener;
   /** Bound on a store call before it fails (default 2,000 ms). */
   storeTimeoutMs?: number;
@@ -184,26 +187,6 @@ function isObject(value: unknown): value is object {
   return typeof value === 'object' && value !== null;
 }
 
-/** Loaded tools as sent, per tool: the same copy every step. */
-const sentCopies = new WeakMap<object, unknown>();
-
-/**
- * A loaded tool as tool search sends it: without a provider's `deferLoading` in its
- * `providerOptions`, which would hide it again behind the provider's own tool search. A copy
- * (same prototype and fields) when it had one; the tool itself otherwise.
- */
-function sentAsLoaded(tool: unknown): unknown {
-  if (!isObject(tool)) return tool;
-  const cached = sentCopies.get(tool);
-  if (cached !== undefined) return cached;
-  const providerOptions = withoutDeferLoading((tool as { providerOptions?: unknown }).providerOptions);
-  const sent = providerOptions
-    ? withFields(tool as { providerOptions?: unknown }, { providerOptions })
-    : tool;
-  sentCopies.set(tool, sent);
-  return sent;
-}
-
 /**
  * Mastra's `ToolSearchProcessor` on the tool-search engine: same id, options and
  * methods, so it replaces `import { ToolSearchProcessor } from '@mastra/core/processors'`
@@ -268,6 +251,7 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
       maxLoadedTools: options.maxLoadedTools,
       signingSecret: options.signingSecret,
       ranker: options.ranker,
+      learning: options.learning,
       clock: options.clock,
       onEvent: options.onEvent,
       storeTimeoutMs: options.storeTimeoutMs,
@@ -363,7 +347,10 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
       }
       let sent = isObject(entry.tool) ? runState.deferred.get(entry.tool) : undefined;
       if (sent === undefined) {
-        sent = deferredTool(entry.tool, native.provider, () => runState.current.request.guard(name));
+        sent = deferredTool(entry.tool, native.provider, {
+          guard: () => runState.current.request.guard(name),
+          succeeded: () => reportSuccess(runState.current.request, name),
+        });
         if (isObject(entry.tool)) runState.deferred.set(entry.tool, sent);
       }
       tools[name] = sent;
@@ -534,9 +521,11 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
     const kept = runState.guarded.get(tool);
     if (kept !== undefined) return kept;
     const processor = this;
+    // The run's request searched: a call judged again on resume asks a new one, which did not.
+    const run = reportingSuccess(execute, () => reportSuccess(runState.current.request, name));
     const guarded = withFields(tool as { execute?: unknown }, {
       execute(this: unknown, ...callArgs: unknown[]) {
-        if (runState.plannedAt === processor.#restores) return execute.apply(this, callArgs);
+        if (runState.plannedAt === processor.#restores) return run(this, callArgs);
         return (async () => {
           const request = runState.current.restart();
           await request.prepareStep({
@@ -545,7 +534,7 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
           });
           const decision = await request.guard(name);
           if (!decision.allowed) throw new Error(decision.message ?? `Tool "${name}" is not available.`);
-          return execute.apply(this, callArgs);
+          return run(this, callArgs);
         })();
       },
     });
