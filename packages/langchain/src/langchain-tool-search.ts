@@ -37,7 +37,7 @@ import {
 import type { LangChainTool, ToolSearchOptions, ToolSearchStateControls } from './options';
 import { isClientTool, toCatalogEntries, toCatalogEntry } from './to-catalog-entries';
 import { LOAD_PROOF_KEY, toConversationRecords } from './to-conversation-records';
-import { createUseRecorder } from './use-recorder';
+import { createUseRecorder, type UseRecorder } from './use-recorder';
 
 /** Any tool a LangChain model can be bound to: an executable tool or a provider's tool spec. */
 export type BindableTool = LangChainTool | ServerTool;
@@ -208,6 +208,36 @@ export function messagesBeforeCall(
 }
 
 /**
+ * The housekeeping both bindings offer: the engine's, with 'context' storage reading a thread's
+ * loads from its messages, and with learning forgetting a cleared thread's searches.
+ */
+function stateControlsOf(
+  engine: ToolSearchEngine<LangChainTool, never>,
+  contextStorage: boolean,
+  uses: UseRecorder<LangChainTool> | undefined,
+): ToolSearchStateControls {
+  const stateControls = createStateControls(engine);
+  return {
+    ...stateControls,
+    ...(uses && {
+      clearState: async (threadId) => {
+        uses.forget(normalizeThreadId(threadId));
+        await stateControls.clearState(threadId);
+      },
+      clearAllState: async () => {
+        uses.forget();
+        await stateControls.clearAllState();
+      },
+    }),
+    getLoadedToolNames: (threadId, messages) =>
+      engine.getLoadedToolNames(
+        threadId,
+        messages && contextStorage ? toConversationRecords(messages) : undefined,
+      ),
+  };
+}
+
+/**
  * The translation both LangChain bindings share: LangChain tools and messages in, the engine's
  * step plan out as the tools to bind, tool calls in, tool messages out. Holds no policy.
  */
@@ -224,10 +254,7 @@ export function createLangChainToolSearch<TContext>(options: ToolSearchOptions<T
   });
   const contextStorage = engineOptions.storage === 'context';
   /** With `learning`: which catalog tool calls succeeded, told to the engine. */
-  const uses =
-    engineOptions.learning === undefined || engineOptions.learning === null
-      ? undefined
-      : createUseRecorder<LangChainTool>();
+  const uses = engineOptions.learning ? createUseRecorder<LangChainTool>() : undefined;
 
   /** Runs a meta-tool call; aborting `signal` (the run's) ends a slow search or load at once. */
   const runMetaTool = (request: ToolSearchRequest<LangChainTool>, call: ToolCall, signal?: AbortSignal) => {
@@ -459,27 +486,7 @@ export function createLangChainToolSearch<TContext>(options: ToolSearchOptions<T
     return result;
   }
 
-  const stateControls = createStateControls(engine);
-  const controls: ToolSearchStateControls = {
-    ...stateControls,
-    ...(uses
-      ? {
-          clearState: async (threadId) => {
-            uses.forget(normalizeThreadId(threadId));
-            await stateControls.clearState(threadId);
-          },
-          clearAllState: async () => {
-            uses.forget();
-            await stateControls.clearAllState();
-          },
-        }
-      : {}),
-    getLoadedToolNames: (threadId, messages) =>
-      engine.getLoadedToolNames(
-        threadId,
-        messages && contextStorage ? toConversationRecords(messages) : undefined,
-      ),
-  };
+  const controls = stateControlsOf(engine, contextStorage, uses);
 
   return { engine, metaTools, catalogTools, prepareStep, runToolCall, controls };
 }
