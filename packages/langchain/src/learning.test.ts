@@ -1,9 +1,12 @@
+import { ChatAnthropic } from '@langchain/anthropic';
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { type ToolRuntime, tool } from '@langchain/core/tools';
 import { Command, MemorySaver } from '@langchain/langgraph';
+import { ChatOpenAI } from '@langchain/openai';
 import { createLearning, type Learning, lazyTool, type ToolSearchEvent } from '@tool-search/core';
+import { type FakeProviderServer, startFakeProviderServer } from '@tool-search/fake-providers';
 import { createAgent, fakeModel } from 'langchain';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createCatalog, createExecutionLog, recordingTool } from './__fixtures__/tools';
 import type { LangChainTool } from './options';
 import { createToolSearchBinder, type ToolSearchBinder } from './tool-search-binder';
@@ -221,6 +224,32 @@ describe('learning with toolSearchMiddleware and createAgent', () => {
     await Promise.all([errored.middleware.dispose(), commanded.middleware.dispose()]);
   });
 
+  it('records an agent tool made searchable (includeResolvedTools), never an always-sent one', async () => {
+    const log = createExecutionLog();
+    const runWith = async (includeResolvedTools: boolean, steps: Script[]) => {
+      const events = recorder();
+      const middleware = toolSearchMiddleware({
+        includeResolvedTools,
+        learning: createLearning(),
+        onEvent: events.onEvent,
+      });
+      const agent = createAgent({
+        model: scripted(...steps),
+        tools: createCatalog(log).slice(0, 1),
+        middleware: [middleware],
+      });
+      await agent.invoke(ask('umbrella?'), thread('own'));
+      await middleware.dispose();
+      return events.evidence();
+    };
+    expect(await runWith(true, searchLoadCall)).toEqual([
+      expect.objectContaining({ toolName: 'get_weather', query: FIRST_QUERY, recorded: true }),
+    ]);
+    // Sent on every call: the search does not list it, and its call records nothing.
+    expect(await runWith(false, [searchLoadCall[0]!, searchLoadCall[2]!])).toEqual([]);
+    expect(log.count('get_weather')).toBe(2);
+  });
+
   it('records a lazily resolved (MCP) tool that ran', async () => {
     const lazy = lazyTool({
       name: 'get_weather',
@@ -355,5 +384,60 @@ describe('learning with createToolSearchBinder', () => {
     ).rejects.toThrow();
     expect(events.evidence()).toEqual([]);
     await binder.dispose();
+  });
+});
+
+describe.each(['anthropic', 'openai'] as const)('learning in native mode (%s)', (provider) => {
+  const servers: FakeProviderServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.close()));
+  });
+
+  it('records a search the provider referred a tool from, and the call that ran it', async () => {
+    const server = await startFakeProviderServer({
+      script: [
+        provider === 'anthropic'
+          ? { toolCalls: [{ toolName: 'search_tools', input: { query: FIRST_QUERY }, id: 'call_s' }] }
+          : { toolSearchCalls: [{ arguments: { query: FIRST_QUERY }, id: 'call_s' }] },
+        { toolCalls: [{ toolName: 'get_weather', input: { city: 'Rome' }, id: 'call_w' }] },
+        'Sunny in Rome.',
+      ],
+    });
+    servers.push(server);
+    const model =
+      provider === 'anthropic'
+        ? new ChatAnthropic({
+            model: 'claude-sonnet-4-5',
+            apiKey: 'test',
+            anthropicApiUrl: server.url,
+            maxRetries: 0,
+          })
+        : new ChatOpenAI({
+            model: 'gpt-5.4',
+            apiKey: 'test',
+            useResponsesApi: true,
+            configuration: { baseURL: server.openaiBaseURL },
+            maxRetries: 0,
+          });
+    const log = createExecutionLog();
+    const events = recorder();
+    const middleware = toolSearchMiddleware({
+      tools: createCatalog(log),
+      native: 'auto',
+      learning: createLearning(),
+      onEvent: events.onEvent,
+    });
+    await createAgent({ model, middleware: [middleware] }).invoke(ask('umbrella in Rome?'), thread('n'));
+    expect(server.failures).toEqual([]);
+    expect(log.calls).toEqual([{ name: 'get_weather', input: { city: 'Rome' } }]);
+    expect(events.evidence()).toEqual([
+      expect.objectContaining({
+        toolName: 'get_weather',
+        query: FIRST_QUERY,
+        source: 'call',
+        recorded: true,
+      }),
+    ]);
+    await middleware.dispose();
   });
 });
