@@ -1,12 +1,11 @@
-import { ChatAnthropic } from '@langchain/anthropic';
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { type ToolRuntime, tool } from '@langchain/core/tools';
 import { Command, MemorySaver } from '@langchain/langgraph';
-import { ChatOpenAI } from '@langchain/openai';
 import { createLearning, type Learning, lazyTool, type ToolSearchEvent } from '@tool-search/core';
 import { type FakeProviderServer, startFakeProviderServer } from '@tool-search/fake-providers';
 import { createAgent, fakeModel } from 'langchain';
 import { afterEach, describe, expect, it } from 'vitest';
+import { chatModel } from './__fixtures__/native-models';
 import { createCatalog, createExecutionLog, recordingTool } from './__fixtures__/tools';
 import type { LangChainTool } from './options';
 import { createToolSearchBinder, type ToolSearchBinder } from './tool-search-binder';
@@ -20,6 +19,14 @@ type EvidenceEvent = Extract<ToolSearchEvent, { type: 'evidence' }>;
 const FIRST_QUERY = 'weather: do I need an umbrella';
 /** A later request sharing the recorded words, none of the tool's own. */
 const PARAPHRASE = 'umbrella needed?';
+/** The evidence event of a call that recorded FIRST_QUERY for get_weather. */
+const recordedUse = expect.objectContaining({
+  type: 'evidence',
+  toolName: 'get_weather',
+  query: FIRST_QUERY,
+  source: 'call',
+  recorded: true,
+});
 
 const ask = (text: string) => ({ messages: [new HumanMessage(text)] });
 const thread = (threadId: string) => ({ configurable: { thread_id: threadId } });
@@ -79,15 +86,8 @@ describe('learning with toolSearchMiddleware and createAgent', () => {
     expect(toolMessages(first.messages, 'get_weather').at(-1)?.content).toBe(
       'get_weather ran with {"city":"Rome"}',
     );
-    expect(learned.events.evidence()).toEqual([
-      expect.objectContaining({
-        toolName: 'get_weather',
-        query: FIRST_QUERY,
-        source: 'call',
-        recorded: true,
-        threadId: 'a',
-      }),
-    ]);
+    expect(learned.events.evidence()).toEqual([recordedUse]);
+    expect(learned.events.evidence()[0]?.threadId).toBe('a');
 
     const later = scripted([{ name: 'search_tools', args: { query: PARAPHRASE } }]);
     const withEvidence = await learned.run(later).invoke(ask('Umbrella needed?'), thread('b'));
@@ -111,9 +111,7 @@ describe('learning with toolSearchMiddleware and createAgent', () => {
     let last: { messages: BaseMessage[] } | undefined;
     for await (const chunk of stream) last = chunk as { messages: BaseMessage[] };
     expect(last?.messages.at(-1)?.text).toBe('done');
-    expect(events.evidence()).toEqual([
-      expect.objectContaining({ toolName: 'get_weather', query: FIRST_QUERY, recorded: true }),
-    ]);
+    expect(events.evidence()).toEqual([recordedUse]);
     await middleware.dispose();
   });
 
@@ -185,9 +183,7 @@ describe('learning with toolSearchMiddleware and createAgent', () => {
         { name: 'get_weather', args: { city: 'Oslo' } },
       ]),
     ).invoke(ask('umbrella?'), thread('two-searches'));
-    expect(events.evidence()).toEqual([
-      expect.objectContaining({ toolName: 'get_weather', query: FIRST_QUERY, recorded: true }),
-    ]);
+    expect(events.evidence()).toEqual([recordedUse]);
     await middleware.dispose();
   });
 
@@ -242,9 +238,7 @@ describe('learning with toolSearchMiddleware and createAgent', () => {
       await middleware.dispose();
       return events.evidence();
     };
-    expect(await runWith(true, searchLoadCall)).toEqual([
-      expect.objectContaining({ toolName: 'get_weather', query: FIRST_QUERY, recorded: true }),
-    ]);
+    expect(await runWith(true, searchLoadCall)).toEqual([recordedUse]);
     // Sent on every call: the search does not list it, and its call records nothing.
     expect(await runWith(false, [searchLoadCall[0]!, searchLoadCall[2]!])).toEqual([]);
     expect(log.count('get_weather')).toBe(2);
@@ -264,9 +258,7 @@ describe('learning with toolSearchMiddleware and createAgent', () => {
       learning: createLearning(),
     });
     await run(scripted(...searchLoadCall)).invoke(ask('umbrella?'), thread('lazy'));
-    expect(events.evidence()).toEqual([
-      expect.objectContaining({ toolName: 'get_weather', query: FIRST_QUERY, recorded: true }),
-    ]);
+    expect(events.evidence()).toEqual([recordedUse]);
     await middleware.dispose();
   });
 });
@@ -299,14 +291,7 @@ describe('learning with createToolSearchBinder', () => {
     const { events, binder } = binderWith({ learning: createLearning() });
     await runLoop(binder, scripted(...searchLoadCall, searchLoadCall[2]!), 'a');
     // Called twice: recorded once.
-    expect(events.evidence()).toEqual([
-      expect.objectContaining({
-        toolName: 'get_weather',
-        query: FIRST_QUERY,
-        source: 'call',
-        recorded: true,
-      }),
-    ]);
+    expect(events.evidence()).toEqual([recordedUse]);
     const later = await runLoop(
       binder,
       scripted([{ name: 'search_tools', args: { query: PARAPHRASE } }]),
@@ -404,21 +389,7 @@ describe.each(['anthropic', 'openai'] as const)('learning in native mode (%s)', 
       ],
     });
     servers.push(server);
-    const model =
-      provider === 'anthropic'
-        ? new ChatAnthropic({
-            model: 'claude-sonnet-4-5',
-            apiKey: 'test',
-            anthropicApiUrl: server.url,
-            maxRetries: 0,
-          })
-        : new ChatOpenAI({
-            model: 'gpt-5.4',
-            apiKey: 'test',
-            useResponsesApi: true,
-            configuration: { baseURL: server.openaiBaseURL },
-            maxRetries: 0,
-          });
+    const model = chatModel(provider, server);
     const log = createExecutionLog();
     const events = recorder();
     const middleware = toolSearchMiddleware({
@@ -430,14 +401,7 @@ describe.each(['anthropic', 'openai'] as const)('learning in native mode (%s)', 
     await createAgent({ model, middleware: [middleware] }).invoke(ask('umbrella in Rome?'), thread('n'));
     expect(server.failures).toEqual([]);
     expect(log.calls).toEqual([{ name: 'get_weather', input: { city: 'Rome' } }]);
-    expect(events.evidence()).toEqual([
-      expect.objectContaining({
-        toolName: 'get_weather',
-        query: FIRST_QUERY,
-        source: 'call',
-        recorded: true,
-      }),
-    ]);
+    expect(events.evidence()).toEqual([recordedUse]);
     await middleware.dispose();
   });
 });
