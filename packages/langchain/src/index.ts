@@ -1,8 +1,10 @@
 // What a user of this adapter reaches for from the core, so that the adapter alone is enough:
-// the hybrid ranker, the error type, the meta-tools' names and shapes, the store and event types.
+// the hybrid ranker, learning from use, the error type, the meta-tools' names and shapes, the store and event types.
 export type {
   Embedder,
   HybridRankerOptions,
+  Learning,
+  LearningOptions,
   LoadStateStore,
   LoadToolInput,
   LoadToolOutput,
@@ -16,6 +18,7 @@ export type {
 } from '@tool-search/core';
 export {
   createHybridRanker,
+  createLearning,
   createStoredEmbedder,
   isMetaToolName,
   LOAD_TOOL_NAME,

@@ -37,6 +37,7 @@ import {
 import type { LangChainTool, ToolSearchOptions, ToolSearchStateControls } from './options';
 import { isClientTool, toCatalogEntries, toCatalogEntry } from './to-catalog-entries';
 import { LOAD_PROOF_KEY, toConversationRecords } from './to-conversation-records';
+import { createUseRecorder, type UseRecorder } from './use-recorder';
 
 /** Any tool a LangChain model can be bound to: an executable tool or a provider's tool spec. */
 export type BindableTool = LangChainTool | ServerTool;
@@ -207,6 +208,36 @@ export function messagesBeforeCall(
 }
 
 /**
+ * The housekeeping both bindings offer: the engine's, with 'context' storage reading a thread's
+ * loads from its messages, and with learning forgetting a cleared thread's searches.
+ */
+function stateControlsOf(
+  engine: ToolSearchEngine<LangChainTool, never>,
+  contextStorage: boolean,
+  uses: UseRecorder<LangChainTool> | undefined,
+): ToolSearchStateControls {
+  const stateControls = createStateControls(engine);
+  return {
+    ...stateControls,
+    ...(uses && {
+      clearState: async (threadId) => {
+        uses.forget(normalizeThreadId(threadId));
+        await stateControls.clearState(threadId);
+      },
+      clearAllState: async () => {
+        uses.forget();
+        await stateControls.clearAllState();
+      },
+    }),
+    getLoadedToolNames: (threadId, messages) =>
+      engine.getLoadedToolNames(
+        threadId,
+        messages && contextStorage ? toConversationRecords(messages) : undefined,
+      ),
+  };
+}
+
+/**
  * The translation both LangChain bindings share: LangChain tools and messages in, the engine's
  * step plan out as the tools to bind, tool calls in, tool messages out. Holds no policy.
  */
@@ -222,12 +253,15 @@ export function createLangChainToolSearch<TContext>(options: ToolSearchOptions<T
     catalog,
   });
   const contextStorage = engineOptions.storage === 'context';
+  /** With `learning`: which catalog tool calls succeeded, told to the engine. */
+  const uses = engineOptions.learning ? createUseRecorder<LangChainTool>() : undefined;
 
   /** Runs a meta-tool call; aborting `signal` (the run's) ends a slow search or load at once. */
-  const runMetaTool = (request: ToolSearchRequest<LangChainTool>, call: ToolCall, signal?: AbortSignal) =>
-    call.name === SEARCH_TOOLS_NAME
-      ? request.searchTools(call.args, { signal })
-      : request.loadTool(call.args, { signal });
+  const runMetaTool = (request: ToolSearchRequest<LangChainTool>, call: ToolCall, signal?: AbortSignal) => {
+    if (call.name !== SEARCH_TOOLS_NAME) return request.loadTool(call.args, { signal });
+    uses?.searched(request);
+    return request.searchTools(call.args, { signal });
+  };
 
   /** Each meta-tool definition wrapped as a LangChain tool, by name and description (the same object every call). */
   const metaWrappers = new Map<string, LangChainTool>();
@@ -444,17 +478,15 @@ export function createLangChainToolSearch<TContext>(options: ToolSearchOptions<T
     if (call.name === SEARCH_TOOLS_NAME || call.name === LOAD_TOOL_NAME) {
       return metaToolMessage(call, await runMetaTool(request, call, signal), contextStorage);
     }
-    return execute(request.resolve(call.name)?.tool);
+    const entry = request.resolve(call.name);
+    const result = await execute(entry?.tool);
+    // A catalog (or request) tool's call that succeeded is evidence for learning; the agent's own
+    // tools are never search results. The result goes on unchanged.
+    if (uses && entry) uses.called(request, call, result, signal);
+    return result;
   }
 
-  const controls: ToolSearchStateControls = {
-    ...createStateControls(engine),
-    getLoadedToolNames: (threadId, messages) =>
-      engine.getLoadedToolNames(
-        threadId,
-        messages && contextStorage ? toConversationRecords(messages) : undefined,
-      ),
-  };
+  const controls = stateControlsOf(engine, contextStorage, uses);
 
   return { engine, metaTools, catalogTools, prepareStep, runToolCall, controls };
 }

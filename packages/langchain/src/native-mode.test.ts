@@ -1,8 +1,6 @@
 // Native mode with the real provider packages: createAgent and the binder drive ChatAnthropic and
 // ChatOpenAI (Responses API), which talk to a local server that records every request body.
-import { ChatAnthropic } from '@langchain/anthropic';
 import { AIMessage, type AIMessageChunk, type BaseMessage, HumanMessage } from '@langchain/core/messages';
-import { ChatOpenAI } from '@langchain/openai';
 import type { ToolSearchEvent } from '@tool-search/core';
 import {
   type FakeProviderServer,
@@ -15,12 +13,11 @@ import {
 } from '@tool-search/fake-providers';
 import { createAgent, fakeModel } from 'langchain';
 import { afterEach, describe, expect, it } from 'vitest';
+import { chatModel, type Provider } from './__fixtures__/native-models';
 import { createCatalog, createExecutionLog, type ExecutionLog, recordingTool } from './__fixtures__/tools';
 import type { LangChainTool } from './options';
 import { createToolSearchBinder } from './tool-search-binder';
 import { toolSearchMiddleware } from './tool-search-middleware';
-
-type Provider = 'anthropic' | 'openai';
 
 const servers: FakeProviderServer[] = [];
 afterEach(async () => {
@@ -31,25 +28,6 @@ async function serve(script: readonly FakeReply[]): Promise<FakeProviderServer> 
   const server = await startFakeProviderServer({ script });
   servers.push(server);
   return server;
-}
-
-function chatModel(provider: Provider, server: FakeProviderServer, streaming = false) {
-  return provider === 'anthropic'
-    ? new ChatAnthropic({
-        model: 'claude-sonnet-4-5',
-        apiKey: 'test',
-        anthropicApiUrl: server.url,
-        streaming,
-        maxRetries: 0,
-      })
-    : new ChatOpenAI({
-        model: 'gpt-5.4',
-        apiKey: 'test',
-        useResponsesApi: true,
-        configuration: { baseURL: server.openaiBaseURL },
-        streaming,
-        maxRetries: 0,
-      });
 }
 
 /** The catalog, plus a weather tool the filter refuses to load (search may list it, never refer it). */

@@ -25,8 +25,10 @@ export type LangChainToolSet =
 /**
  * Options shared by `toolSearchMiddleware` and `createToolSearchBinder`: the catalog plus
  * every option of the core engine (search, storage, ttl, maxThreads, maxLoadedTools, filter,
- * signingSecret, ranker, clock, onEvent, storeTimeoutMs, searchTimeoutMs, filterTimeoutMs), forwarded
- * unchanged.
+ * signingSecret, ranker, learning, clock, onEvent, storeTimeoutMs, searchTimeoutMs, filterTimeoutMs,
+ * resolveTimeoutMs), forwarded unchanged. With `learning` (`createLearning()` of
+ * `@tool-search/core`), a catalog tool's call that succeeded (not an error `ToolMessage`, not
+ * thrown, not aborted) records the query of the thread's latest search that found the tool.
  */
 export interface ToolSearchOptions<TContext = unknown>
   extends Omit<ToolSearchEngineOptions<LangChainTool, TContext>, 'catalog'> {
