@@ -118,16 +118,19 @@ export interface Learning {
 export interface LearningInternals {
   readonly weight: number;
   readonly clock: Clock;
+  /** The bounds on the evidence (the hybrid's mean vectors keep the same). */
+  readonly limits: EvidenceLimits;
   index(): EvidenceIndex;
   record(use: ToolUse, source: EvidenceSource): EvidenceOutcome;
   /** Names of the tools the learning's rankers were built over (uses of others are refused). */
   knowTools(names: Iterable<string>): void;
   subscribe(listener: (event: LearningEvent) => void): () => void;
   /**
-   * Told of every use the evidence takes in (recorded, imported, or read from the store), as
-   * stored; a use read again on `reload` is told again (same id).
+   * Told of every use an evidence index takes in (recorded, imported, or read from the store),
+   * as stored, with that index; a use read again on `reload` is told again (same id) with the
+   * new index, which `index()` gives once the reload is done.
    */
-  onUse(listener: (use: StoredToolUse) => void): () => void;
+  onUse(listener: (use: StoredToolUse, index: EvidenceIndex) => void): () => void;
   /** Marks a ranker that fuses this learning's evidence itself (`withLearning` leaves it as it is). */
   applies(ranker: object): void;
   appliedBy(ranker: unknown): boolean;
@@ -301,14 +304,14 @@ export function createLearning(options?: LearningOptions | null): Learning {
   };
   const knownTools = new Set<string>();
   const applied = new WeakSet<object>();
-  const useListeners = new Set<(use: StoredToolUse) => void>();
+  const useListeners = new Set<(use: StoredToolUse, index: EvidenceIndex) => void>();
   /** Adds a use to an index; tells the use listeners when it was taken. */
   const take = (target: EvidenceIndex, use: StoredToolUse): EvidenceRejection | undefined => {
     const rejection = target.add(use);
     if (rejection !== undefined) return rejection;
     for (const listener of useListeners) {
       try {
-        listener(use);
+        listener(use, target);
       } catch {
         // A ranker that cannot take a use in (its embedder failed) reports it itself.
       }
@@ -480,6 +483,7 @@ export function createLearning(options?: LearningOptions | null): Learning {
   internals.set(learning, {
     weight,
     clock,
+    limits,
     index: () => index,
     record,
     knowTools(names) {
