@@ -119,9 +119,11 @@ export function createEvidenceVectors(
   const addVector = (tool: ToolSum, use: VectorUse): void => {
     if (tool.sum === undefined) tool.anchor = use.time;
     const boost = boostOf(tool, use.time);
-    if (boost > 2 ** MAX_HALVINGS) return recompute(tool);
-    accumulate(tool, use, boost);
-    measure(tool);
+    if (boost > 2 ** MAX_HALVINGS) recompute(tool);
+    else {
+      accumulate(tool, use, boost);
+      measure(tool);
+    }
   };
 
   const drop = (use: VectorUse): void => {
@@ -136,9 +138,11 @@ export function createEvidenceVectors(
     if (use.vector === undefined) return;
     const boost = boostOf(tool, use.time);
     // Subtracting a use that weighs most of the sum, or many, would leave rounding: compute afresh.
-    if (boost >= tool.boosts / 2 || ++tool.subtracted >= tool.uses.length) return recompute(tool);
-    accumulate(tool, use, -boost);
-    measure(tool);
+    if (boost >= tool.boosts / 2 || ++tool.subtracted >= tool.uses.length) recompute(tool);
+    else {
+      accumulate(tool, use, -boost);
+      measure(tool);
+    }
   };
 
   /** A use's vector arrived: it counts if its use is kept (in the generation of now). */
@@ -219,7 +223,7 @@ export function createEvidenceVectors(
           : 2 ** (-(learning.clock.now() - tool.anchor) / halfLifeMs);
       const decay = tool.boosts * decayNow;
       if (!(decay >= MIN_DECAY)) return undefined;
-      return { cosine: dot / tool.norm, decay: decay >= 1 ? 1 : decay };
+      return { cosine: dot / tool.norm, decay: Math.min(decay, 1) };
     },
     dispose: unsubscribe,
   };

@@ -204,7 +204,7 @@ export function fuseRankings(
       pool.push({
         position,
         lexical: candidate.lexical,
-        semantic: fromUses > own ? fromUses : own,
+        semantic: Math.max(fromUses, own),
         order: candidate.order,
         description: candidate.description,
         score: 0,
