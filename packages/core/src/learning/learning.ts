@@ -85,6 +85,15 @@ export interface EvidenceOutcome {
   readonly reason?: EvidenceRejection;
 }
 
+/** How `importEvidence` reads a snapshot. */
+export interface EvidenceImportOptions {
+  /**
+   * Accept a snapshot exported for this catalog id (a renamed catalog). Without it, a snapshot
+   * of another catalog than the learning's is refused: its evidence names other tools.
+   */
+  readonly fromCatalogId?: string;
+}
+
 /** What an import did. */
 export interface EvidenceImport {
   readonly imported: number;
@@ -102,8 +111,11 @@ export interface Learning {
   reload(): Promise<void>;
   /** The store's evidence for this catalog, as JSON-ready data. */
   exportEvidence(): Promise<EvidenceSnapshot>;
-  /** Adds a snapshot's uses (a use already known, by id, counts once). */
-  importEvidence(snapshot: unknown): Promise<EvidenceImport>;
+  /**
+   * Adds a snapshot's uses (a use already known, by id, counts once). A snapshot of another
+   * catalog is refused (INVALID_INPUT) unless `fromCatalogId` names it.
+   */
+  importEvidence(snapshot: unknown, options?: EvidenceImportOptions): Promise<EvidenceImport>;
   /** Forgets this catalog's evidence, here and in the store. */
   clear(): Promise<void>;
   /** Settles once every store write begun so far has settled. */
@@ -176,6 +188,10 @@ const LEARNING_OPTION_NAMES = {
   clock: true,
   onEvent: true,
 } as const satisfies OptionNamesOf<LearningOptions>;
+
+const IMPORT_OPTION_NAMES = {
+  fromCatalogId: true,
+} as const satisfies OptionNamesOf<EvidenceImportOptions>;
 
 function readLimits(options: LearningOptions): EvidenceLimits {
   const limits = { ...DEFAULT_LIMITS };
@@ -421,12 +437,35 @@ export function createLearning(options?: LearningOptions | null): Learning {
       );
       return { version: 1, catalogId, uses };
     },
-    async importEvidence(snapshot) {
+    async importEvidence(snapshot, importOptions) {
+      const { fromCatalogId } = optionsObject(importOptions, 'importEvidence');
+      checkOptionNames(importOptions ?? {}, IMPORT_OPTION_NAMES, 'importEvidence');
+      if (fromCatalogId !== undefined && typeof fromCatalogId !== 'string') {
+        throw new ToolSearchError(
+          'INVALID_OPTIONS',
+          `importEvidence: fromCatalogId must be a string, got ${typeof fromCatalogId}`,
+        );
+      }
       const given = snapshot as Partial<EvidenceSnapshot> | null;
-      if (typeof given !== 'object' || given === null || given.version !== 1 || !Array.isArray(given.uses)) {
+      if (
+        typeof given !== 'object' ||
+        given === null ||
+        given.version !== 1 ||
+        typeof given.catalogId !== 'string' ||
+        !Array.isArray(given.uses)
+      ) {
         throw new ToolSearchError(
           'INVALID_INPUT',
           'importEvidence: expected a snapshot { version: 1, catalogId, uses: [...] } from exportEvidence()',
+        );
+      }
+      if (given.catalogId !== (fromCatalogId ?? catalogId)) {
+        const shown = (id: string) => JSON.stringify(cutText(id, MAX_USE_NAME_LENGTH));
+        throw new ToolSearchError(
+          'INVALID_INPUT',
+          fromCatalogId === undefined
+            ? `importEvidence: the snapshot is of catalog ${shown(given.catalogId)}, this learning's is ${shown(catalogId)}; pass { fromCatalogId: ${shown(given.catalogId)} } to take it as this catalog's`
+            : `importEvidence: the snapshot is of catalog ${shown(given.catalogId)}, not of ${shown(fromCatalogId)} (fromCatalogId)`,
         );
       }
       const accepted: StoredToolUse[] = [];
