@@ -308,14 +308,16 @@ describe('the evidence store', () => {
     );
     // A snapshot with no catalog id is not one.
     const { catalogId: _, ...unnamed } = snapshot;
-    await expect(other.learning.importEvidence(unnamed)).rejects.toSatisfy(refused('INVALID_INPUT', /catalogId/));
+    await expect(other.learning.importEvidence(unnamed)).rejects.toSatisfy(
+      refused('INVALID_INPUT', /catalogId/),
+    );
     // Naming the wrong catalog is refused too, and so is an option that is not one.
     await expect(other.learning.importEvidence(snapshot, { fromCatalogId: 'shop-v2' })).rejects.toSatisfy(
       refused('INVALID_INPUT', /"shop-v1", not of "shop-v2"/),
     );
-    await expect(other.learning.importEvidence(snapshot, { catalogId: 'shop-v1' } as never)).rejects.toSatisfy(
-      refused('INVALID_OPTIONS', /catalogId/),
-    );
+    await expect(
+      other.learning.importEvidence(snapshot, { catalogId: 'shop-v1' } as never),
+    ).rejects.toSatisfy(refused('INVALID_OPTIONS', /catalogId/));
     await expect(other.learning.importEvidence(snapshot, { fromCatalogId: 7 } as never)).rejects.toSatisfy(
       refused('INVALID_OPTIONS', /fromCatalogId/),
     );
@@ -329,7 +331,10 @@ describe('the evidence store', () => {
       skipped: 0,
     });
     expect(renamed.names('should I pack an umbrella')).toEqual(['getWeather']);
-    expect(await renamed.learning.exportEvidence()).toMatchObject({ catalogId: 'shop-v2', uses: snapshot.uses });
+    expect(await renamed.learning.exportEvidence()).toMatchObject({
+      catalogId: 'shop-v2',
+      uses: snapshot.uses,
+    });
   });
 
   it('survives a restart: a new learning over the same store ranks with what the old one recorded', async () => {
