@@ -133,7 +133,11 @@ export interface LearningInternals {
   /** The bounds on the evidence (the hybrid's mean vectors keep the same). */
   readonly limits: EvidenceLimits;
   index(): EvidenceIndex;
-  record(use: ToolUse, source: EvidenceSource): EvidenceOutcome;
+  /**
+   * Records a use. `requestThread`, for a use without `threadId`: a key that stands for its
+   * thread in the caps and the store (the engine's key for one request without a thread).
+   */
+  record(use: ToolUse, source: EvidenceSource, requestThread?: string): EvidenceOutcome;
   /** Names of the tools the learning's rankers were built over (uses of others are refused). */
   knowTools(names: Iterable<string>): void;
   subscribe(listener: (event: LearningEvent) => void): () => void;
@@ -230,9 +234,12 @@ function checkStore(store: unknown): EvidenceStore {
   return candidate as EvidenceStore;
 }
 
-/** A digest of a thread id: a store and a snapshot never hold the id itself. */
-function threadDigest(threadId: string): string {
-  return toBase64Url(sha256Bytes(`tool-search:thread:${threadId}`)).slice(0, 22);
+/**
+ * A digest of a thread id (or of the engine's key for a request without a thread, apart from
+ * every thread id): a store and a snapshot never hold the id itself.
+ */
+function threadDigest(threadId: string, kind: 'thread' | 'request' = 'thread'): string {
+  return toBase64Url(sha256Bytes(`tool-search:${kind}:${threadId}`)).slice(0, 22);
 }
 
 let useCounter = 0;
@@ -344,7 +351,7 @@ export function createLearning(options?: LearningOptions | null): Learning {
   /** A store call, bounded and observed: a failure is an event, never a throw. */
   const storeCall = createStoreCaller({ clock, storeTimeoutMs, emit, pending });
 
-  function record(use: ToolUse, source: EvidenceSource): EvidenceOutcome {
+  function record(use: ToolUse, source: EvidenceSource, requestThread?: string): EvidenceOutcome {
     const given = (typeof use === 'object' && use !== null ? use : {}) as Partial<
       Record<keyof ToolUse, unknown>
     >;
@@ -383,7 +390,11 @@ export function createLearning(options?: LearningOptions | null): Learning {
       query: cutText(query, MAX_USE_QUERY_LENGTH),
       toolName,
       time: at,
-      ...(threadId === undefined ? {} : { thread: threadDigest(threadId) }),
+      ...(threadId !== undefined
+        ? { thread: threadDigest(threadId) }
+        : requestThread === undefined
+          ? {}
+          : { thread: threadDigest(requestThread, 'request') }),
     };
     const rejection = take(index, stored);
     if (rejection !== undefined) return refuse(rejection);
