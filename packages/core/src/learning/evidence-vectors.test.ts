@@ -1,17 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { learningTools } from '../__fixtures__/learning-tools';
 import { createFakeClock } from '../clock';
 import { createHybridRanker } from '../ranking/hybrid-ranker';
 import { conceptVectors } from '../testing/concept-vectors';
-import type { SearchResult, ToolDescriptor } from '../types';
+import type { SearchResult } from '../types';
 import { createLearning, type LearningOptions } from './learning';
 import { createMemoryEvidenceStore } from './memory-evidence-store';
 
-const tools: ToolDescriptor[] = [
-  { name: 'getWeather', description: 'Current weather for a city' },
-  { name: 'convertCurrency', description: 'Convert an amount between currencies' },
-  { name: 'bookFlight', description: 'Book a flight between two airports' },
-  { name: 'sendEmail', description: 'Send an email message to a recipient' },
-];
+const tools = learningTools;
 
 const DAY = 86_400_000;
 

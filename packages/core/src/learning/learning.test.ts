@@ -1,21 +1,17 @@
 import { describe, expect, it, vi } from 'vitest';
+import { learningTools } from '../__fixtures__/learning-tools';
 import { createFakeClock } from '../clock';
 import { ToolSearchError } from '../errors';
 import { createHybridRanker } from '../ranking/hybrid-ranker';
 import { createKeywordRanker } from '../ranking/keyword-ranker';
 import { conceptVectors } from '../testing/concept-vectors';
-import type { SearchResult, ToolDescriptor } from '../types';
+import type { SearchResult } from '../types';
 import type { EvidenceStore } from './evidence';
 import { createLearning, type LearningEvent, type LearningOptions } from './learning';
 import { createMemoryEvidenceStore } from './memory-evidence-store';
 import { withLearning } from './with-learning';
 
-const tools: ToolDescriptor[] = [
-  { name: 'getWeather', description: 'Current weather for a city' },
-  { name: 'convertCurrency', description: 'Convert an amount between currencies' },
-  { name: 'bookFlight', description: 'Book a flight between two airports' },
-  { name: 'sendEmail', description: 'Send an email message to a recipient' },
-];
+const tools = learningTools;
 
 const DAY = 86_400_000;
 
