@@ -94,6 +94,24 @@ describe('the hybrid ranker’s mean vectors of evidence', () => {
     expect(await cleared.weatherScore()).toBe(none);
   });
 
+  it('after many uses dropped by the cap, rank as the uses kept alone (in or out of time order)', async () => {
+    const queries = ['umbrella', 'recipient', 'umbrella flight', 'raincoat city'];
+    for (const step of [3_600_000, -3_600_000]) {
+      const many = setup({ maxUsesPerTool: 3 });
+      const kept = setup({ maxUsesPerTool: 3 });
+      const start = many.clock.now();
+      for (let use = 0; use < 500; use++) {
+        const recorded = { query: queries[use % 4]!, toolName: 'getWeather', time: start + use * step };
+        many.learning.recordUse(recorded);
+        if (use >= 497) kept.learning.recordUse(recorded);
+      }
+      expect(many.learning.stats().useCount).toBe(3);
+      for (const query of ['raincoat', 'recipient', 'flight']) {
+        expect(await many.weatherScore(query)).toBeCloseTo(await kept.weatherScore(query), 9);
+      }
+    }
+  });
+
   it('follow the store on reload: another process’s uses count, and none once it cleared them', async () => {
     const store = createMemoryEvidenceStore();
     const clock = createFakeClock();

@@ -129,8 +129,8 @@ export function createEvidenceVectors(
   const drop = (use: VectorUse): void => {
     generation.byId.delete(use.id);
     const tool = generation.tools.get(use.toolName)!;
-    // A tool's oldest use goes first, by the tool's cap or the cap in all.
-    tool.uses.shift();
+    // A tool's oldest use goes first (by the tool's cap or the cap in all): position 0.
+    tool.uses.splice(tool.uses.indexOf(use), 1);
     if (tool.uses.length === 0) {
       generation.tools.delete(use.toolName);
       return;
@@ -202,8 +202,11 @@ export function createEvidenceVectors(
       const oldest = generation.order[generation.head++]!;
       if (generation.byId.get(oldest.id) === oldest) drop(oldest);
     }
-    if (generation.head > 64 && generation.head * 2 > generation.order.length) {
-      generation.order = generation.order.filter((kept) => generation.byId.get(kept.id) === kept);
+    // Uses dropped by their tool's cap stay in `order` until it is twice what is kept.
+    if (generation.order.length > 2 * generation.byId.size + 64) {
+      generation.order = generation.order
+        .slice(generation.head)
+        .filter((kept) => generation.byId.get(kept.id) === kept);
       generation.head = 0;
     }
   });
