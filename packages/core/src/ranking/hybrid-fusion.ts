@@ -33,8 +33,8 @@ export interface FusionSettings {
   readonly similarityScale: number;
   /**
    * With learning: the cosine of the request's vector with the mean of a tool's past requests,
-   * and their mean decay, for a tool that has some (a candidate's similarity is the better of
-   * its own and the rescaled cosine × the decay).
+   * and how much of it counts (the uses' decays summed, at most 1), for a tool that has some (a
+   * candidate's similarity is the better of its own and the rescaled cosine × that amount).
    */
   readonly evidenceSimilarity?: (position: number, query: Float32Array) => EvidenceSimilarity | undefined;
 }
