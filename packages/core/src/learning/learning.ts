@@ -197,6 +197,49 @@ const IMPORT_OPTION_NAMES = {
   fromCatalogId: true,
 } as const satisfies OptionNamesOf<EvidenceImportOptions>;
 
+/**
+ * A snapshot given to `importEvidence`, checked: INVALID_OPTIONS for options that are not
+ * import options, INVALID_INPUT for a value that is not a snapshot or one of another catalog
+ * than `catalogId` (unless `fromCatalogId` names it). Its uses are checked one by one later.
+ */
+function readSnapshot(
+  snapshot: unknown,
+  importOptions: EvidenceImportOptions | undefined,
+  catalogId: string,
+): EvidenceSnapshot {
+  const { fromCatalogId } = optionsObject(importOptions, 'importEvidence');
+  checkOptionNames(importOptions ?? {}, IMPORT_OPTION_NAMES, 'importEvidence');
+  if (fromCatalogId !== undefined && typeof fromCatalogId !== 'string') {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      `importEvidence: fromCatalogId must be a string, got ${typeof fromCatalogId}`,
+    );
+  }
+  const given = snapshot as Partial<EvidenceSnapshot> | null;
+  if (
+    typeof given !== 'object' ||
+    given === null ||
+    given.version !== 1 ||
+    typeof given.catalogId !== 'string' ||
+    !Array.isArray(given.uses)
+  ) {
+    throw new ToolSearchError(
+      'INVALID_INPUT',
+      'importEvidence: expected a snapshot { version: 1, catalogId, uses: [...] } from exportEvidence()',
+    );
+  }
+  if (given.catalogId !== (fromCatalogId ?? catalogId)) {
+    const shown = (id: string) => JSON.stringify(cutText(id, MAX_USE_NAME_LENGTH));
+    throw new ToolSearchError(
+      'INVALID_INPUT',
+      fromCatalogId === undefined
+        ? `importEvidence: the snapshot is of catalog ${shown(given.catalogId)}, this learning's is ${shown(catalogId)}; pass { fromCatalogId: ${shown(given.catalogId)} } to take it as this catalog's`
+        : `importEvidence: the snapshot is of catalog ${shown(given.catalogId)}, not of ${shown(fromCatalogId)} (fromCatalogId)`,
+    );
+  }
+  return given as EvidenceSnapshot;
+}
+
 function readLimits(options: LearningOptions): EvidenceLimits {
   const limits = { ...DEFAULT_LIMITS };
   for (const name of [
@@ -449,36 +492,7 @@ export function createLearning(options?: LearningOptions | null): Learning {
       return { version: 1, catalogId, uses };
     },
     async importEvidence(snapshot, importOptions) {
-      const { fromCatalogId } = optionsObject(importOptions, 'importEvidence');
-      checkOptionNames(importOptions ?? {}, IMPORT_OPTION_NAMES, 'importEvidence');
-      if (fromCatalogId !== undefined && typeof fromCatalogId !== 'string') {
-        throw new ToolSearchError(
-          'INVALID_OPTIONS',
-          `importEvidence: fromCatalogId must be a string, got ${typeof fromCatalogId}`,
-        );
-      }
-      const given = snapshot as Partial<EvidenceSnapshot> | null;
-      if (
-        typeof given !== 'object' ||
-        given === null ||
-        given.version !== 1 ||
-        typeof given.catalogId !== 'string' ||
-        !Array.isArray(given.uses)
-      ) {
-        throw new ToolSearchError(
-          'INVALID_INPUT',
-          'importEvidence: expected a snapshot { version: 1, catalogId, uses: [...] } from exportEvidence()',
-        );
-      }
-      if (given.catalogId !== (fromCatalogId ?? catalogId)) {
-        const shown = (id: string) => JSON.stringify(cutText(id, MAX_USE_NAME_LENGTH));
-        throw new ToolSearchError(
-          'INVALID_INPUT',
-          fromCatalogId === undefined
-            ? `importEvidence: the snapshot is of catalog ${shown(given.catalogId)}, this learning's is ${shown(catalogId)}; pass { fromCatalogId: ${shown(given.catalogId)} } to take it as this catalog's`
-            : `importEvidence: the snapshot is of catalog ${shown(given.catalogId)}, not of ${shown(fromCatalogId)} (fromCatalogId)`,
-        );
-      }
+      const given = readSnapshot(snapshot, importOptions, catalogId);
       const accepted: StoredToolUse[] = [];
       let skipped = 0;
       for (const raw of given.uses) {
