@@ -30,6 +30,7 @@ export { MAX_USE_NAME_LENGTH, MAX_USE_QUERY_LENGTH, readStoredUse } from './lear
 export type { EvidenceLimits, EvidenceRejection } from './learning/evidence-index';
 export type {
   EvidenceImport,
+  EvidenceImportOptions,
   EvidenceOutcome,
   EvidenceSource,
   Learning,

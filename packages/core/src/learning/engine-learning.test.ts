@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { harness } from '../__fixtures__/engine-fixtures';
 import { createFakeClock } from '../clock';
 import type { EvidenceStore } from './evidence';
-import { createLearning } from './learning';
+import { createLearning, type LearningEvent } from './learning';
 
 const PARAPHRASE = 'should I pack an umbrella for my trip';
 
@@ -38,6 +38,52 @@ describe('the engine with learning', () => {
     const after = await names('b', PARAPHRASE);
     expect(after[0]).toBe('getWeather');
     expect(before[0]).not.toBe('getWeather');
+  });
+
+  it('counts each request without a thread as its own thread for the caps; a thread keeps its caps', async () => {
+    const told: LearningEvent[] = [];
+    const learning = createLearning({ maxUsesPerThread: 3, onEvent: (event) => told.push(event) });
+    const { engine, eventsOf } = harness({ learning });
+    /** One request: a search, a load and a successful call of each tool; what was recorded. */
+    const use = async (threadId: string | undefined, toolNames: readonly string[]) => {
+      const request = engine.startRequest(threadId === undefined ? {} : { threadId });
+      const recorded: boolean[] = [];
+      for (const toolName of toolNames) {
+        await request.searchTools({ query: `${toolName} please, for my trip` });
+        await request.loadTool({ toolName });
+      }
+      await request.prepareStep();
+      for (const toolName of toolNames) {
+        expect((await request.guard(toolName)).allowed).toBe(true);
+        recorded.push(request.toolCallSucceeded(toolName));
+      }
+      return recorded;
+    };
+    // 30 requests without a thread (no threadId, or the shared 'default' one): 30 uses.
+    for (let count = 0; count < 30; count++) {
+      expect(await use(count % 2 === 0 ? undefined : 'default', ['getWeather'])).toEqual([true]);
+    }
+    expect(learning.stats().useCount).toBe(30);
+    // One conversation stops at its caps: two uses of one tool (maxThreadUsesPerTool)…
+    for (let count = 0; count < 5; count++) await use('user-1', ['getWeather']);
+    expect(learning.stats().useCount).toBe(32);
+    // …and three in all (maxUsesPerThread), as does one request without a thread.
+    expect(
+      await use('user-2', ['send_email', 'convert_currency', 'search_flights', 'refund_payment']),
+    ).toEqual([true, true, true, false]);
+    expect(
+      await use(undefined, ['send_email', 'convert_currency', 'search_flights', 'refund_payment']),
+    ).toEqual([true, true, true, false]);
+    const refused = eventsOf('evidence').filter((event) => !event.recorded);
+    expect(refused.map((event) => event.reason)).toEqual(Array(5).fill('thread-cap'));
+    // A use of a request without a thread: the engine's event has the 'default' thread, the
+    // learning's names none, and the store keeps a digest of the request's own key.
+    expect(eventsOf('evidence')[0]).toMatchObject({ threadId: 'default', recorded: true });
+    expect(told[0]).toMatchObject({ type: 'evidence', recorded: true });
+    expect(told[0]).not.toHaveProperty('threadId');
+    const { uses } = await learning.exportEvidence();
+    expect(new Set(uses.slice(0, 30).map((stored) => stored.thread)).size).toBe(30);
+    expect(JSON.stringify(uses)).not.toContain('default');
   });
 
   it('records nothing for a call of a tool no search of the request found', async () => {

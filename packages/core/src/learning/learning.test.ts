@@ -1,21 +1,17 @@
 import { describe, expect, it, vi } from 'vitest';
+import { learningTools } from '../__fixtures__/learning-tools';
 import { createFakeClock } from '../clock';
 import { ToolSearchError } from '../errors';
 import { createHybridRanker } from '../ranking/hybrid-ranker';
 import { createKeywordRanker } from '../ranking/keyword-ranker';
 import { conceptVectors } from '../testing/concept-vectors';
-import type { SearchResult, ToolDescriptor } from '../types';
+import type { SearchResult } from '../types';
 import type { EvidenceStore } from './evidence';
 import { createLearning, type LearningEvent, type LearningOptions } from './learning';
 import { createMemoryEvidenceStore } from './memory-evidence-store';
 import { withLearning } from './with-learning';
 
-const tools: ToolDescriptor[] = [
-  { name: 'getWeather', description: 'Current weather for a city' },
-  { name: 'convertCurrency', description: 'Convert an amount between currencies' },
-  { name: 'bookFlight', description: 'Book a flight between two airports' },
-  { name: 'sendEmail', description: 'Send an email message to a recipient' },
-];
+const tools = learningTools;
 
 const DAY = 86_400_000;
 
@@ -311,6 +307,47 @@ describe('the evidence store', () => {
       ],
     });
     expect(result).toEqual({ imported: 2, skipped: 2 });
+  });
+
+  it('refuses a snapshot of another catalog, unless fromCatalogId names it', async () => {
+    const shop = setup({ catalogId: 'shop-v1' });
+    shop.learning.recordUse({ query: 'do I need an umbrella', toolName: 'getWeather' });
+    const snapshot = await shop.learning.exportEvidence();
+    const other = setup({ catalogId: 'support' });
+    const refused = (code: string, message: RegExp) => (error: unknown) =>
+      ToolSearchError.isInstance(error) && error.code === code && message.test(error.message);
+    await expect(other.learning.importEvidence(snapshot)).rejects.toSatisfy(
+      refused('INVALID_INPUT', /"shop-v1".*"support".*fromCatalogId/),
+    );
+    // A snapshot with no catalog id is not one.
+    const { catalogId: _, ...unnamed } = snapshot;
+    await expect(other.learning.importEvidence(unnamed)).rejects.toSatisfy(
+      refused('INVALID_INPUT', /catalogId/),
+    );
+    // Naming the wrong catalog is refused too, and so is an option that is not one.
+    await expect(other.learning.importEvidence(snapshot, { fromCatalogId: 'shop-v2' })).rejects.toSatisfy(
+      refused('INVALID_INPUT', /"shop-v1", not of "shop-v2"/),
+    );
+    await expect(
+      other.learning.importEvidence(snapshot, { catalogId: 'shop-v1' } as never),
+    ).rejects.toSatisfy(refused('INVALID_OPTIONS', /catalogId/));
+    await expect(other.learning.importEvidence(snapshot, { fromCatalogId: 7 } as never)).rejects.toSatisfy(
+      refused('INVALID_OPTIONS', /fromCatalogId/),
+    );
+    expect(other.learning.stats().useCount).toBe(0);
+    expect(other.names('should I pack an umbrella')).toEqual([]);
+
+    // A renamed catalog takes its old evidence when told the old name.
+    const renamed = setup({ catalogId: 'shop-v2' });
+    expect(await renamed.learning.importEvidence(snapshot, { fromCatalogId: 'shop-v1' })).toEqual({
+      imported: 1,
+      skipped: 0,
+    });
+    expect(renamed.names('should I pack an umbrella')).toEqual(['getWeather']);
+    expect(await renamed.learning.exportEvidence()).toMatchObject({
+      catalogId: 'shop-v2',
+      uses: snapshot.uses,
+    });
   });
 
   it('survives a restart: a new learning over the same store ranks with what the old one recorded', async () => {

@@ -85,6 +85,15 @@ export interface EvidenceOutcome {
   readonly reason?: EvidenceRejection;
 }
 
+/** How `importEvidence` reads a snapshot. */
+export interface EvidenceImportOptions {
+  /**
+   * Accept a snapshot exported for this catalog id (a renamed catalog). Without it, a snapshot
+   * of another catalog than the learning's is refused: its evidence names other tools.
+   */
+  readonly fromCatalogId?: string;
+}
+
 /** What an import did. */
 export interface EvidenceImport {
   readonly imported: number;
@@ -102,8 +111,11 @@ export interface Learning {
   reload(): Promise<void>;
   /** The store's evidence for this catalog, as JSON-ready data. */
   exportEvidence(): Promise<EvidenceSnapshot>;
-  /** Adds a snapshot's uses (a use already known, by id, counts once). */
-  importEvidence(snapshot: unknown): Promise<EvidenceImport>;
+  /**
+   * Adds a snapshot's uses (a use already known, by id, counts once). A snapshot of another
+   * catalog is refused (INVALID_INPUT) unless `fromCatalogId` names it.
+   */
+  importEvidence(snapshot: unknown, options?: EvidenceImportOptions): Promise<EvidenceImport>;
   /** Forgets this catalog's evidence, here and in the store. */
   clear(): Promise<void>;
   /** Settles once every store write begun so far has settled. */
@@ -118,16 +130,23 @@ export interface Learning {
 export interface LearningInternals {
   readonly weight: number;
   readonly clock: Clock;
+  /** The bounds on the evidence (the hybrid's mean vectors keep the same). */
+  readonly limits: EvidenceLimits;
   index(): EvidenceIndex;
-  record(use: ToolUse, source: EvidenceSource): EvidenceOutcome;
+  /**
+   * Records a use. `requestThread`, for a use without `threadId`: a key that stands for its
+   * thread in the caps and the store (the engine's key for one request without a thread).
+   */
+  record(use: ToolUse, source: EvidenceSource, requestThread?: string): EvidenceOutcome;
   /** Names of the tools the learning's rankers were built over (uses of others are refused). */
   knowTools(names: Iterable<string>): void;
   subscribe(listener: (event: LearningEvent) => void): () => void;
   /**
-   * Told of every use the evidence takes in (recorded, imported, or read from the store), as
-   * stored; a use read again on `reload` is told again (same id).
+   * Told of every use an evidence index takes in (recorded, imported, or read from the store),
+   * as stored, with that index; a use read again on `reload` is told again (same id) with the
+   * new index, which `index()` gives once the reload is done.
    */
-  onUse(listener: (use: StoredToolUse) => void): () => void;
+  onUse(listener: (use: StoredToolUse, index: EvidenceIndex) => void): () => void;
   /** Marks a ranker that fuses this learning's evidence itself (`withLearning` leaves it as it is). */
   applies(ranker: object): void;
   appliedBy(ranker: unknown): boolean;
@@ -174,6 +193,53 @@ const LEARNING_OPTION_NAMES = {
   onEvent: true,
 } as const satisfies OptionNamesOf<LearningOptions>;
 
+const IMPORT_OPTION_NAMES = {
+  fromCatalogId: true,
+} as const satisfies OptionNamesOf<EvidenceImportOptions>;
+
+/**
+ * A snapshot given to `importEvidence`, checked: INVALID_OPTIONS for options that are not
+ * import options, INVALID_INPUT for a value that is not a snapshot or one of another catalog
+ * than `catalogId` (unless `fromCatalogId` names it). Its uses are checked one by one later.
+ */
+function readSnapshot(
+  snapshot: unknown,
+  importOptions: EvidenceImportOptions | undefined,
+  catalogId: string,
+): EvidenceSnapshot {
+  const { fromCatalogId } = optionsObject(importOptions, 'importEvidence');
+  checkOptionNames(importOptions ?? {}, IMPORT_OPTION_NAMES, 'importEvidence');
+  if (fromCatalogId !== undefined && typeof fromCatalogId !== 'string') {
+    throw new ToolSearchError(
+      'INVALID_OPTIONS',
+      `importEvidence: fromCatalogId must be a string, got ${typeof fromCatalogId}`,
+    );
+  }
+  const given = snapshot as Partial<EvidenceSnapshot> | null;
+  if (
+    typeof given !== 'object' ||
+    given === null ||
+    given.version !== 1 ||
+    typeof given.catalogId !== 'string' ||
+    !Array.isArray(given.uses)
+  ) {
+    throw new ToolSearchError(
+      'INVALID_INPUT',
+      'importEvidence: expected a snapshot { version: 1, catalogId, uses: [...] } from exportEvidence()',
+    );
+  }
+  if (given.catalogId !== (fromCatalogId ?? catalogId)) {
+    const shown = (id: string) => JSON.stringify(cutText(id, MAX_USE_NAME_LENGTH));
+    throw new ToolSearchError(
+      'INVALID_INPUT',
+      fromCatalogId === undefined
+        ? `importEvidence: the snapshot is of catalog ${shown(given.catalogId)}, this learning's is ${shown(catalogId)}; pass { fromCatalogId: ${shown(given.catalogId)} } to take it as this catalog's`
+        : `importEvidence: the snapshot is of catalog ${shown(given.catalogId)}, not of ${shown(fromCatalogId)} (fromCatalogId)`,
+    );
+  }
+  return given as EvidenceSnapshot;
+}
+
 function readLimits(options: LearningOptions): EvidenceLimits {
   const limits = { ...DEFAULT_LIMITS };
   for (const name of [
@@ -211,9 +277,12 @@ function checkStore(store: unknown): EvidenceStore {
   return candidate as EvidenceStore;
 }
 
-/** A digest of a thread id: a store and a snapshot never hold the id itself. */
-function threadDigest(threadId: string): string {
-  return toBase64Url(sha256Bytes(`tool-search:thread:${threadId}`)).slice(0, 22);
+/**
+ * A digest of a thread id (or of the engine's key for a request without a thread, apart from
+ * every thread id): a store and a snapshot never hold the id itself.
+ */
+function threadDigest(threadId: string, kind: 'thread' | 'request' = 'thread'): string {
+  return toBase64Url(sha256Bytes(`tool-search:${kind}:${threadId}`)).slice(0, 22);
 }
 
 let useCounter = 0;
@@ -301,14 +370,14 @@ export function createLearning(options?: LearningOptions | null): Learning {
   };
   const knownTools = new Set<string>();
   const applied = new WeakSet<object>();
-  const useListeners = new Set<(use: StoredToolUse) => void>();
+  const useListeners = new Set<(use: StoredToolUse, index: EvidenceIndex) => void>();
   /** Adds a use to an index; tells the use listeners when it was taken. */
   const take = (target: EvidenceIndex, use: StoredToolUse): EvidenceRejection | undefined => {
     const rejection = target.add(use);
     if (rejection !== undefined) return rejection;
     for (const listener of useListeners) {
       try {
-        listener(use);
+        listener(use, target);
       } catch {
         // A ranker that cannot take a use in (its embedder failed) reports it itself.
       }
@@ -325,7 +394,7 @@ export function createLearning(options?: LearningOptions | null): Learning {
   /** A store call, bounded and observed: a failure is an event, never a throw. */
   const storeCall = createStoreCaller({ clock, storeTimeoutMs, emit, pending });
 
-  function record(use: ToolUse, source: EvidenceSource): EvidenceOutcome {
+  function record(use: ToolUse, source: EvidenceSource, requestThread?: string): EvidenceOutcome {
     const given = (typeof use === 'object' && use !== null ? use : {}) as Partial<
       Record<keyof ToolUse, unknown>
     >;
@@ -364,7 +433,11 @@ export function createLearning(options?: LearningOptions | null): Learning {
       query: cutText(query, MAX_USE_QUERY_LENGTH),
       toolName,
       time: at,
-      ...(threadId === undefined ? {} : { thread: threadDigest(threadId) }),
+      ...(threadId !== undefined
+        ? { thread: threadDigest(threadId) }
+        : requestThread === undefined
+          ? {}
+          : { thread: threadDigest(requestThread, 'request') }),
     };
     const rejection = take(index, stored);
     if (rejection !== undefined) return refuse(rejection);
@@ -418,14 +491,8 @@ export function createLearning(options?: LearningOptions | null): Learning {
       );
       return { version: 1, catalogId, uses };
     },
-    async importEvidence(snapshot) {
-      const given = snapshot as Partial<EvidenceSnapshot> | null;
-      if (typeof given !== 'object' || given === null || given.version !== 1 || !Array.isArray(given.uses)) {
-        throw new ToolSearchError(
-          'INVALID_INPUT',
-          'importEvidence: expected a snapshot { version: 1, catalogId, uses: [...] } from exportEvidence()',
-        );
-      }
+    async importEvidence(snapshot, importOptions) {
+      const given = readSnapshot(snapshot, importOptions, catalogId);
       const accepted: StoredToolUse[] = [];
       let skipped = 0;
       for (const raw of given.uses) {
@@ -480,6 +547,7 @@ export function createLearning(options?: LearningOptions | null): Learning {
   internals.set(learning, {
     weight,
     clock,
+    limits,
     index: () => index,
     record,
     knowTools(names) {

@@ -4,6 +4,7 @@
  * twice around the pseudo-relevance feedback, and for a request of several parts picked with
  * maximal marginal relevance. Stateless: a search hands it everything it reads.
  */
+import type { EvidenceSimilarity } from '../learning/evidence-vectors';
 import type { SearchResult, ToolDescriptor } from '../types';
 import { leadingToolCount, partFeedbackViews } from './relevance-feedback';
 import { QueryViews, semanticCandidates, type ToolMatrix } from './tool-vectors';
@@ -32,9 +33,10 @@ export interface FusionSettings {
   readonly similarityScale: number;
   /**
    * With learning: the cosine of the request's vector with the mean of a tool's past requests,
-   * for a tool that has some (a candidate's similarity is the better of it and its own).
+   * and how much of it counts (the uses' decays summed, at most 1), for a tool that has some (a
+   * candidate's similarity is the better of its own and the rescaled cosine × that amount).
    */
-  readonly evidenceSimilarity?: (position: number, query: Float32Array) => number | undefined;
+  readonly evidenceSimilarity?: (position: number, query: Float32Array) => EvidenceSimilarity | undefined;
 }
 
 /** The catalog's matrix and the vectors of the request's views (the whole request, then its parts). */
@@ -143,6 +145,7 @@ export function fuseRankings(
     return lexicalResults.filter((result) => result.score >= minScore).slice(0, topK);
   }
   const { tools, positions, feedback, floor, similarityScale } = settings;
+  const rescaled = (cosine: number) => Math.min(1, Math.max(0, (cosine - floor) * similarityScale));
   const { matrix: ready, views } = found;
   const weight = views.length < 2 ? settings.onePartWeight : settings.severalPartsWeight;
   const candidates = new Map<number, Candidate>();
@@ -195,12 +198,13 @@ export function fuseRankings(
     const pool: Fused[] = [];
     for (const [position, candidate] of candidates) {
       const learnt = settings.evidenceSimilarity?.(position, views[0]!);
-      const own = scanned.get(position)!;
-      const cosine = learnt !== undefined && learnt > own ? learnt : own;
+      const own = rescaled(scanned.get(position)!);
+      // Evidence shrinks as it ages, as a use's decay scales its keyword evidence.
+      const fromUses = learnt === undefined ? 0 : rescaled(learnt.cosine) * learnt.decay;
       pool.push({
         position,
         lexical: candidate.lexical,
-        semantic: Math.min(1, Math.max(0, (cosine - floor) * similarityScale)),
+        semantic: Math.max(fromUses, own),
         order: candidate.order,
         description: candidate.description,
         score: 0,
