@@ -22,6 +22,7 @@ import { createRequest, type RequestEngineParts } from './engine/request';
 import { createRequestCatalogs } from './engine/request-tools';
 import { createStoreCalls } from './engine/store-calls';
 import { createThreadMemory } from './engine/thread-memory';
+import { createThreadSearches } from './engine/thread-searches';
 import { ToolSearchError } from './errors';
 import { safeListener } from './listener';
 import { DEFAULT_MAX_THREADS } from './memory-store';
@@ -68,6 +69,8 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       })
     : undefined;
 
+  // With learning: each thread's latest searches, so that a call in a later request counts.
+  const threadSearches = createThreadSearches();
   const memory = createThreadMemory({
     maxLoadedTools,
     hasStore: options.storage !== 'context',
@@ -98,6 +101,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
     reportRejected: createRejectionReporter(emit, clock),
     store,
     memory,
+    threadSearches,
     inLoadQueue: createLoadQueue(settings.storeTimeoutMs, clock),
     searchRanker: createRankerSearch(settings.searchTimeoutMs, clock),
     signer,
@@ -149,14 +153,16 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
     },
 
     clearState(threadId) {
-      if (!store) return;
       const thread = normalizeThreadId(threadId);
+      threadSearches.forget(thread);
+      if (!store) return;
       memory.forgetThread(thread);
       return store.delete(thread);
     },
 
     clearAllState() {
       store?.checkClearable();
+      threadSearches.forget();
       memory.forgetAll();
       return store?.clear(); // 'context' storage: the state is the conversations'.
     },
@@ -173,6 +179,7 @@ export function createToolSearchEngine<TTool = unknown, TContext = unknown>(
       if (disposed) return;
       disposed = true;
       unsubscribe?.();
+      threadSearches.forget();
       memory.forgetAll();
       return store?.dispose();
     },

@@ -564,9 +564,9 @@ export interface ToolSearchRequest<TTool = unknown> {
    */
   hookReplaced(hook: ReplacedHook): void;
   /**
-   * The adapter ran a call of this tool and it succeeded. With `learning`, when a search of this
-   * request found the tool, the search's query is recorded as evidence for it (once per request
-   * and tool); returns whether it was. Without `learning`, does nothing and returns false.
+   * The adapter ran a call of this tool and it succeeded. With `learning`, the latest search of
+   * this request or of the thread's earlier ones (its last 4 in this process) that found the tool
+   * is recorded as evidence for it, once per search and tool; returns whether it was.
    */
   toolCallSucceeded(toolName: string): boolean;
   /** Resolves a visible name (canonical or alias) to its entry for execution. */

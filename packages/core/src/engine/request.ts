@@ -30,6 +30,7 @@ import { createStepPlanner } from './step-plan';
 import type { StoreCalls } from './store-calls';
 import { createSuggestions } from './suggestions';
 import type { ThreadMemory } from './thread-memory';
+import type { ThreadSearches } from './thread-searches';
 import { createToolLoading, type LoadCanonical } from './tool-loading';
 import { createToolResolution } from './tool-resolution';
 import { createUseEvidence } from './use-evidence';
@@ -43,6 +44,8 @@ export interface RequestEngineParts<TTool, TContext> {
   /** Undefined for 'context' storage. */
   readonly store: StoreCalls | undefined;
   readonly memory: Pick<ThreadMemory, 'noteUse' | 'wasUnloaded'>;
+  /** With learning: each thread's latest searches, which a later request's call may confirm. */
+  readonly threadSearches: ThreadSearches;
   readonly inLoadQueue: LoadQueue;
   readonly searchRanker: SearchRanker;
   readonly signer: ReceiptSigner | undefined;
@@ -62,7 +65,9 @@ export function createRequest<TTool, TContext>(
   const { clock, maxLoadedTools } = settings;
   const threadId = normalizeThreadId(requestOptions.threadId);
   // With learning, the request watches its own searches: what they found, a call may confirm.
-  const evidence = settings.learning && createUseEvidence({ threadId, learning: settings.learning });
+  const evidence =
+    settings.learning &&
+    createUseEvidence({ threadId, learning: settings.learning, threadSearches: engine.threadSearches });
   const emit = evidence
     ? (event: ToolSearchEvent) => {
         evidence.observe(event);

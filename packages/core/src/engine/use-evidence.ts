@@ -1,12 +1,11 @@
-// Owns a request's evidence of use (with the engine's `learning`): the queries of its searches by
-// the tools they found, and the recording of a found tool's successful call as evidence, once per
-// request and tool (a request without a thread counts as its own thread).
+// Owns a request's evidence of use (with the engine's `learning`): the searches it makes, kept
+// with its thread's latest searches, and the recording of a found tool's successful call as
+// evidence, once per search and tool. A request without a thread counts as its own thread: its
+// searches and caps are its own.
 import type { LearningInternals } from '../learning/learning';
 import type { ToolSearchEvent } from '../types';
 import { DEFAULT_THREAD_ID } from './engine-settings';
-
-/** Searches remembered per request, at most (each with at most topK tools). */
-const MAX_REMEMBERED_FINDS = 1_000;
+import { createThreadSearches, type ThreadSearches } from './thread-searches';
 
 export interface UseEvidence {
   /** Watches the request's events: a `search` event's results are the tools it found. */
@@ -25,28 +24,28 @@ function requestKey(): string {
 export function createUseEvidence(options: {
   readonly threadId: string;
   readonly learning: LearningInternals;
+  /** The engine's memory of each thread's latest searches. */
+  readonly threadSearches: ThreadSearches;
 }): UseEvidence {
   const { threadId, learning } = options;
   // Requests without a thread share the 'default' one, but they are not one conversation: each
-  // counts as its own thread for the caps (it already records once per tool), so that one
-  // app's threadless requests do not use up a cap for all of them.
+  // counts as its own thread, for the searches a call is matched with and for the caps, so that
+  // one app's threadless requests do not use up a cap for all of them.
   const threadless = threadId === DEFAULT_THREAD_ID;
+  const searches = threadless ? createThreadSearches({ maxThreads: 1 }) : options.threadSearches;
   let ownThread: string | undefined;
-  /** Tool name → the query of the latest search of this request that found it. */
-  const foundBy = new Map<string, string>();
   return {
     observe(event) {
       if (event.type !== 'search') return;
-      for (const { name } of event.results) {
-        foundBy.delete(name);
-        foundBy.set(name, event.query);
-        if (foundBy.size > MAX_REMEMBERED_FINDS) foundBy.delete(foundBy.keys().next().value!);
-      }
+      searches.remember(
+        threadId,
+        event.query,
+        event.results.map((result) => result.name),
+      );
     },
     succeeded(canonicalName) {
-      const query = foundBy.get(canonicalName);
+      const query = searches.take(threadId, canonicalName);
       if (query === undefined) return false;
-      foundBy.delete(canonicalName);
       if (!threadless) return learning.record({ query, toolName: canonicalName, threadId }, 'call').recorded;
       ownThread ??= requestKey();
       return learning.record({ query, toolName: canonicalName }, 'call', ownThread).recorded;

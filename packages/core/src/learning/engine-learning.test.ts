@@ -86,6 +86,42 @@ describe('the engine with learning', () => {
     expect(JSON.stringify(uses)).not.toContain('default');
   });
 
+  it('counts a call in a later request of the thread as a use of the search that found its tool', async () => {
+    const learning = createLearning();
+    const { engine, eventsOf } = harness({ learning });
+    // Request 1 (one model call) searches and loads; request 2 (the next call) runs the tool.
+    const first = engine.startRequest({ threadId: 'user-1' });
+    await first.searchTools({ query: 'umbrella weather for my trip' });
+    await first.loadTool({ toolName: 'getWeather' });
+    const call = async (threadId: string | undefined) => {
+      const request = engine.startRequest(threadId === undefined ? {} : { threadId });
+      await request.prepareStep();
+      return request;
+    };
+    // Another thread, or a request without one, never takes user-1's search.
+    expect((await call('user-2')).toolCallSucceeded('getWeather')).toBe(false);
+    expect((await call(undefined)).toolCallSucceeded('getWeather')).toBe(false);
+    const second = await call('user-1');
+    expect((await second.guard('getWeather')).allowed).toBe(true);
+    expect(second.toolCallSucceeded('getWeather')).toBe(true);
+    // The same search counts once for the tool, in this request or a later one…
+    expect(second.toolCallSucceeded('getWeather')).toBe(false);
+    expect((await call('user-1')).toolCallSucceeded('getWeather')).toBe(false);
+    // …and a new search that finds it again counts again.
+    const third = await call('user-1');
+    await third.searchTools({ query: 'is it raining in Oslo, weather' });
+    expect(third.toolCallSucceeded('getWeather')).toBe(true);
+    expect(eventsOf('evidence').map((event) => [event.threadId, event.query])).toEqual([
+      ['user-1', 'umbrella weather for my trip'],
+      ['user-1', 'is it raining in Oslo, weather'],
+    ]);
+    // clearState forgets the thread's searches.
+    const fourth = await call('user-1');
+    await fourth.searchTools({ query: 'weather tomorrow' });
+    await engine.clearState('user-1');
+    expect((await call('user-1')).toolCallSucceeded('getWeather')).toBe(false);
+  });
+
   it('records nothing for a call of a tool no search of the request found', async () => {
     const learning = createLearning();
     const { engine, eventsOf } = harness({ learning });
