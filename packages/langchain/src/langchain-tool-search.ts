@@ -37,7 +37,7 @@ import {
 import type { LangChainTool, ToolSearchOptions, ToolSearchStateControls } from './options';
 import { isClientTool, toCatalogEntries, toCatalogEntry } from './to-catalog-entries';
 import { LOAD_PROOF_KEY, toConversationRecords } from './to-conversation-records';
-import { createUseRecorder, type UseRecorder } from './use-recorder';
+import { recordSuccess } from './use-recorder';
 
 /** Any tool a LangChain model can be bound to: an executable tool or a provider's tool spec. */
 export type BindableTool = LangChainTool | ServerTool;
@@ -209,26 +209,14 @@ export function messagesBeforeCall(
 
 /**
  * The housekeeping both bindings offer: the engine's, with 'context' storage reading a thread's
- * loads from its messages, and with learning forgetting a cleared thread's searches.
+ * loads from its messages.
  */
 function stateControlsOf(
   engine: ToolSearchEngine<LangChainTool, never>,
   contextStorage: boolean,
-  uses: UseRecorder<LangChainTool> | undefined,
 ): ToolSearchStateControls {
-  const stateControls = createStateControls(engine);
   return {
-    ...stateControls,
-    ...(uses && {
-      clearState: async (threadId) => {
-        uses.forget(normalizeThreadId(threadId));
-        await stateControls.clearState(threadId);
-      },
-      clearAllState: async () => {
-        uses.forget();
-        await stateControls.clearAllState();
-      },
-    }),
+    ...createStateControls(engine),
     getLoadedToolNames: (threadId, messages) =>
       engine.getLoadedToolNames(
         threadId,
@@ -253,13 +241,11 @@ export function createLangChainToolSearch<TContext>(options: ToolSearchOptions<T
     catalog,
   });
   const contextStorage = engineOptions.storage === 'context';
-  /** With `learning`: which catalog tool calls succeeded, told to the engine. */
-  const uses = engineOptions.learning ? createUseRecorder<LangChainTool>() : undefined;
+  const learning = engineOptions.learning !== undefined;
 
   /** Runs a meta-tool call; aborting `signal` (the run's) ends a slow search or load at once. */
   const runMetaTool = (request: ToolSearchRequest<LangChainTool>, call: ToolCall, signal?: AbortSignal) => {
     if (call.name !== SEARCH_TOOLS_NAME) return request.loadTool(call.args, { signal });
-    uses?.searched(request);
     return request.searchTools(call.args, { signal });
   };
 
@@ -482,11 +468,11 @@ export function createLangChainToolSearch<TContext>(options: ToolSearchOptions<T
     const result = await execute(entry?.tool);
     // A catalog (or request) tool's call that succeeded is evidence for learning; the agent's own
     // tools are never search results. The result goes on unchanged.
-    if (uses && entry) uses.called(request, call, result, signal);
+    if (learning && entry) recordSuccess(request, call, result, signal);
     return result;
   }
 
-  const controls = stateControlsOf(engine, contextStorage, uses);
+  const controls = stateControlsOf(engine, contextStorage);
 
   return { engine, metaTools, catalogTools, prepareStep, runToolCall, controls };
 }

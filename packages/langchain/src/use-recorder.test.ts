@@ -2,7 +2,7 @@ import { ToolMessage } from '@langchain/core/messages';
 import { Command } from '@langchain/langgraph';
 import { createLearning, createToolSearchEngine, type ToolSearchEvent } from '@tool-search/core';
 import { describe, expect, it } from 'vitest';
-import { answersWithSuccess, createUseRecorder } from './use-recorder';
+import { answersWithSuccess, recordSuccess } from './use-recorder';
 
 const call = { name: 'get_weather', args: {}, id: 'call-1' };
 
@@ -20,26 +20,36 @@ async function searchedRequest() {
   return { engine, request, recorded };
 }
 
-describe('the use recorder', () => {
+describe('recording a successful call', () => {
   it('records nothing when the run was aborted, though the tool answered', async () => {
     const { engine, request, recorded } = await searchedRequest();
-    const uses = createUseRecorder<string>();
-    uses.searched(request);
-    expect(uses.called(request, call, 'sunny', AbortSignal.abort())).toBe(false);
+    expect(recordSuccess(request, call, 'sunny', AbortSignal.abort())).toBe(false);
     expect(recorded()).toBe(0);
-    expect(uses.called(request, call, 'sunny', new AbortController().signal)).toBe(true);
+    expect(recordSuccess(request, call, 'sunny', new AbortController().signal)).toBe(true);
     expect(recorded()).toBe(1);
     engine.dispose();
   });
 
-  it('forgets a thread: a later call records nothing', async () => {
-    const { engine, request, recorded } = await searchedRequest();
-    const uses = createUseRecorder<string>();
-    uses.searched(request);
-    uses.forget('t');
-    expect(uses.called(request, call, 'sunny', undefined)).toBe(false);
-    expect(recorded()).toBe(0);
+  it('records a later request of the thread (the next model call), until the thread is cleared', async () => {
+    const { engine, recorded } = await searchedRequest();
+    const next = engine.startRequest({ threadId: 't' });
+    expect(recordSuccess(next, call, 'sunny', undefined)).toBe(true);
+    expect(recordSuccess(engine.startRequest({ threadId: 't' }), call, 'sunny', undefined)).toBe(false);
+    const again = engine.startRequest({ threadId: 't' });
+    await again.searchTools({ query: 'weather in Oslo' });
+    await engine.clearState('t');
+    expect(recordSuccess(engine.startRequest({ threadId: 't' }), call, 'sunny', undefined)).toBe(false);
+    expect(recorded()).toBe(1);
     engine.dispose();
+  });
+
+  it('never throws into LangChain', () => {
+    const throwing = {
+      toolCallSucceeded: () => {
+        throw new Error('boom');
+      },
+    } as never;
+    expect(recordSuccess(throwing, call, 'sunny', undefined)).toBe(false);
   });
 
   it('takes an error ToolMessage, and a Command answering this call with one, for a failure', () => {
