@@ -85,6 +85,35 @@ async function searchedNames(toolSearch: AnyToolSearch, threadId: string, query:
 }
 
 describe('learning from use (AI SDK)', () => {
+  it('records a call in a later generateText call of the thread, with the earlier call’s search', async () => {
+    const { toolSearch, recorded } = learningSearch();
+    // The first call searches and loads; the thread's next call (the next turn) runs the tool.
+    const first = scriptedModel([search(QUERY), load('getWeather'), { text: 'Loaded.' }]);
+    await generateText({
+      model: first.model,
+      ...toolSearch.forCall({ threadId: 'ann' }),
+      stopWhen: isStepCount(5),
+      prompt: 'Do I need an umbrella in Paris?',
+    });
+    expect(recorded()).toEqual([]);
+    const turn = async (threadId: string) => {
+      const next = scriptedModel([call('getWeather', { city: 'Paris' }), { text: 'Take one.' }]);
+      await generateText({
+        model: next.model,
+        ...toolSearch.forCall({ threadId }),
+        stopWhen: isStepCount(4),
+        prompt: 'And now?',
+      });
+    };
+    await turn('ann');
+    expect(recorded()).toEqual([
+      expect.objectContaining({ threadId: 'ann', toolName: 'getWeather', query: QUERY, source: 'call' }),
+    ]);
+    // The same search counts once for the tool: a further call records nothing more.
+    await turn('ann');
+    expect(recorded()).toHaveLength(1);
+  });
+
   it.each(['generateText', 'streamText'] as const)(
     'records the search query of a found, loaded tool whose call succeeded, and a later request ranks it first (%s)',
     async (how) => {
