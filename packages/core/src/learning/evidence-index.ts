@@ -127,13 +127,14 @@ function bump(counts: Map<string, number>, key: string): void {
   if (counts.size > MAX_REMEMBERED) counts.delete(counts.keys().next().value!);
 }
 
-/** One word's part of the evidence: the tools whose uses had it, position for position. */
+/** One word's part of the evidence: the tools whose uses had it. */
 interface WordField {
-  tools: Int32Array;
-  /** Per position: the sum of the boosts of the tool's kept uses with the word. */
-  sums: Float64Array;
-  /** Per position: how many kept uses of the tool have the word (0: none left). */
-  counts: Int32Array;
+  /**
+   * Per position, three numbers in a row (one array, read in order by a search): the tool's
+   * number, the sum of the boosts of its kept uses with the word, and how many kept uses of the
+   * tool have the word (0: none left).
+   */
+  entries: Float64Array;
   /** Positions used. */
   size: number;
   /** Tool number → position. */
@@ -142,37 +143,29 @@ interface WordField {
   live: number;
 }
 
+/** Numbers per position of a field: tool, boosts, count. */
+const STRIDE = 3;
+const TOOL = 0;
+const BOOSTS = 1;
+const COUNT = 2;
+
 function newField(): WordField {
-  return {
-    tools: new Int32Array(FIELD_START),
-    sums: new Float64Array(FIELD_START),
-    counts: new Int32Array(FIELD_START),
-    size: 0,
-    at: new Map(),
-    live: 0,
-  };
+  return { entries: new Float64Array(FIELD_START * STRIDE), size: 0, at: new Map(), live: 0 };
 }
 
-/** The position of a tool in a field, added (with nothing yet) when it has none. */
-function positionIn(field: WordField, tool: number): number {
+/** The offset of a tool's entry in a field, added (with nothing yet) when it has none. */
+function entryOf(field: WordField, tool: number): number {
   const known = field.at.get(tool);
-  if (known !== undefined) return known;
-  if (field.size === field.tools.length) {
-    const capacity = field.size * 2;
-    const tools = new Int32Array(capacity);
-    tools.set(field.tools);
-    const sums = new Float64Array(capacity);
-    sums.set(field.sums);
-    const counts = new Int32Array(capacity);
-    counts.set(field.counts);
-    field.tools = tools;
-    field.sums = sums;
-    field.counts = counts;
+  if (known !== undefined) return known * STRIDE;
+  if ((field.size + 1) * STRIDE > field.entries.length) {
+    const grown = new Float64Array(field.entries.length * 2);
+    grown.set(field.entries);
+    field.entries = grown;
   }
   const position = field.size++;
-  field.tools[position] = tool;
+  field.entries[position * STRIDE + TOOL] = tool;
   field.at.set(tool, position);
-  return position;
+  return position * STRIDE;
 }
 
 /** Adds a use (at its boost) to its words' fields. */
@@ -183,10 +176,10 @@ function addToFields(fields: Map<string, WordField>, use: KeptUse, boost: number
       field = newField();
       fields.set(word, field);
     }
-    const position = positionIn(field, use.tool);
-    if (field.counts[position] === 0) field.live++;
-    field.sums[position]! += boost;
-    field.counts[position]!++;
+    const entry = entryOf(field, use.tool);
+    if (field.entries[entry + COUNT] === 0) field.live++;
+    field.entries[entry + BOOSTS]! += boost;
+    field.entries[entry + COUNT]!++;
   }
 }
 
@@ -194,12 +187,12 @@ function addToFields(fields: Map<string, WordField>, use: KeptUse, boost: number
 function takeFromFields(fields: Map<string, WordField>, use: KeptUse, boost: number): void {
   for (const word of use.words) {
     const field = fields.get(word)!;
-    const position = field.at.get(use.tool)!;
-    field.counts[position]!--;
-    if (field.counts[position] === 0) {
-      field.sums[position] = 0;
+    const entry = field.at.get(use.tool)! * STRIDE;
+    field.entries[entry + COUNT]!--;
+    if (field.entries[entry + COUNT] === 0) {
+      field.entries[entry + BOOSTS] = 0;
       field.live--;
-    } else field.sums[position]! -= boost;
+    } else field.entries[entry + BOOSTS]! -= boost;
   }
 }
 
@@ -250,7 +243,9 @@ export function createEvidenceIndex(limits: EvidenceLimits): EvidenceIndex {
       const factor = 2 ** -halvings;
       for (let slot = 0; slot < boosts.length; slot++) boosts[slot]! *= factor;
       for (const field of fields.values()) {
-        for (let position = 0; position < field.size; position++) field.sums[position]! *= factor;
+        for (let entry = 0; entry < field.size * STRIDE; entry += STRIDE) {
+          field.entries[entry + BOOSTS]! *= factor;
+        }
       }
       anchor = time;
       return 1;
@@ -348,26 +343,30 @@ export function createEvidenceIndex(limits: EvidenceLimits): EvidenceIndex {
       const weight = fieldWeights[met]!;
       const opening = left >= OPEN_SHARE * total;
       left -= weight;
-      const { tools: fieldTools, sums, counts, size, at } = field;
+      const { entries, size, at } = field;
       if (!opening && touched.length * LOOKUP_COST < size) {
         // Only the tools met so far can gain, and they are fewer than the word's: look each
         // of them up rather than read the whole field.
         for (const tool of touched) {
           const position = at.get(tool);
-          if (position === undefined || counts[position] === 0) continue;
-          matched[tool]! += weight * wordWeight(counts[position]!, sums[position]!, decayNow);
+          if (position === undefined) continue;
+          const entry = position * STRIDE;
+          const count = entries[entry + COUNT]!;
+          if (count === 0) continue;
+          matched[tool]! += weight * wordWeight(count, entries[entry + BOOSTS]!, decayNow);
         }
         continue;
       }
-      for (let position = 0; position < size; position++) {
-        const count = counts[position]!;
+      const end = size * STRIDE;
+      for (let entry = 0; entry < end; entry += STRIDE) {
+        const count = entries[entry + COUNT]!;
         if (count === 0) continue;
-        const tool = fieldTools[position]!;
+        const tool = entries[entry + TOOL]!;
         if (matched[tool] === 0) {
           if (!opening) continue;
           touched.push(tool);
         }
-        matched[tool]! += weight * wordWeight(count, sums[position]!, decayNow);
+        matched[tool]! += weight * wordWeight(count, entries[entry + BOOSTS]!, decayNow);
       }
     }
     fieldsMet.length = 0;
