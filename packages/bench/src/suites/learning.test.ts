@@ -75,6 +75,15 @@ describe('the learning suite on a small catalog', () => {
     );
   });
 
+  it('bounds the gain by the ceiling: the relevant tools with uses first', () => {
+    const [comparison] = result.comparisons;
+    const { plain, learned, ceiling } = comparison!;
+    expect(ceiling).toBeGreaterThanOrEqual(learned.overall.metrics.ndcg10);
+    expect(ceiling).toBeGreaterThan(plain.overall.metrics.ndcg10);
+    expect(ceiling).toBeLessThanOrEqual(1);
+    expect(result.heldApart[0]).not.toHaveProperty('ceiling');
+  });
+
   it('draws the curve at none, the planned counts below all, and all', () => {
     expect(result.curves[0]!.points.map((point) => point.uses)).toEqual([0, 2, 4, 10]);
     const none = result.curves[0]!.points[0]!.ndcg10;

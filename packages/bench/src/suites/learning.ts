@@ -55,6 +55,12 @@ export interface LearningComparison {
   readonly recorded: number;
   readonly plain: EvalReport;
   readonly learned: EvalReport;
+  /**
+   * NDCG@10 of the plain ranking with every relevant tool that has a use moved to the top (in
+   * its plain order), the rest as it was: what learning from these uses could reach at best,
+   * since a tool without uses gets no evidence and evidence never lowers a score (test halves only).
+   */
+  readonly ceiling?: number;
 }
 
 export interface LearningCurve {
@@ -234,6 +240,31 @@ const LABELS: Record<LearningRankerKind, { plain: string; learned: string }> = {
   hybrid: { plain: 'tool-search (hybrid)', learned: 'tool-search (hybrid), learning' },
 };
 
+/**
+ * The NDCG@10 of the plain rankings with each query's relevant tools that have a use first (in
+ * their plain order), the rest of the ranking unchanged: the best learning from `uses` can do.
+ */
+function ceilingOf(
+  set: string,
+  queries: readonly EvalQuery[],
+  ranked: readonly (readonly string[])[],
+  uses: readonly { readonly toolName: string }[],
+): number {
+  const withUses = new Set(uses.map((use) => use.toolName));
+  const reordered = queries.map((query, index) => {
+    const names = ranked[index] ?? [];
+    const position = (name: string) => {
+      const found = names.indexOf(name);
+      return found === -1 ? Number.POSITIVE_INFINITY : found;
+    };
+    const first = query.relevant
+      .filter((name) => withUses.has(name))
+      .sort((left, right) => position(left) - position(right));
+    return [...first, ...names.filter((name) => !first.includes(name))].slice(0, 10);
+  });
+  return score('ceiling', set, queries, { ranked: reordered, queryMs: 0 }, 0).overall.metrics.ndcg10;
+}
+
 /** Runs the protocol on every source; `build` is the core's rankers unless a test gives its own. */
 export async function runLearningSuite(options: {
   sources: readonly DatasetSource[];
@@ -269,13 +300,9 @@ export async function runLearningSuite(options: {
     for (const kind of plan.kinds) {
       options.progress?.advance(0, `${set.name}, ${kind}`);
       const plain = await timedBuild(() => build({ tools: set.tools, kind, uses: null }));
-      const plainReport = score(
-        LABELS[kind].plain,
-        set.name,
-        test,
-        await rankAll(plain.ranker, test),
-        plain.buildMs,
-      );
+      const plainRun = await rankAll(plain.ranker, test);
+      const plainReport = score(LABELS[kind].plain, set.name, test, plainRun, plain.buildMs);
+      const ceiling = ceilingOf(set.name, test, plainRun.ranked, uses);
       const points: { uses: number; ndcg10: number }[] = [];
       let learned: { ranker: BenchRanker; report: EvalReport; recorded: number } | undefined;
       for (const count of curvePoints(plan.curve, uses.length)) {
@@ -297,6 +324,7 @@ export async function runLearningSuite(options: {
         recorded: learned!.recorded,
         plain: plainReport,
         learned: learned!.report,
+        ceiling,
       });
       curves.push({ set: set.name, kind, points });
       cost.push({
