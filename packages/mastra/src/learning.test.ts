@@ -90,6 +90,37 @@ async function learningRun(given: LearningRun) {
 }
 
 describe.each(MODES)('learning on a Mastra Agent (%s)', (mode) => {
+  it('records a call in a later run of the thread with the earlier run’s search, once', async () => {
+    const learning = createLearning();
+    const { processor, evidence } = processorWith({ learning });
+    const runOn = async (threadId: string, script: Script) => {
+      const { agent } = createAgent({ processors: [processor], script });
+      return run(agent, mode, 'Umbrella in Rome?', { requestContext: threadContext(threadId) });
+    };
+    // Run 1 searches and loads; run 2 (the next turn) calls the loaded tool without a search.
+    await runOn('user-9', [
+      call('search_tools', { query: USE_QUERY }),
+      call('load_tool', { toolName: 'getWeather' }),
+      say('loaded'),
+    ]);
+    expect(evidence()).toEqual([]);
+    const second = await runOn('user-9', [call('getWeather', { city: 'Rome' }), say('done')]);
+    expect(second.toolRuns.map((item) => item.toolName)).toEqual(['getWeather']);
+    expect(evidence()).toEqual([
+      expect.objectContaining({
+        toolName: 'getWeather',
+        query: USE_QUERY,
+        threadId: 'user-9',
+        recorded: true,
+      }),
+    ]);
+    // The search counts once for the tool: a third run's call records nothing more.
+    await runOn('user-9', [call('getWeather', { city: 'Rome' }), say('done')]);
+    expect(evidence()).toHaveLength(1);
+    processor.dispose();
+    learning.dispose();
+  });
+
   it('records the search of a loaded tool called successfully, and a later paraphrase finds it', async () => {
     const learning = createLearning();
     const { processor, evidence } = processorWith({ learning });
