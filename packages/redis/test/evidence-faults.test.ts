@@ -93,7 +93,8 @@ describe('an evidence store whose Redis stops answering (SIGSTOP) mid-operation'
     const redis = await server();
     const client = await connectClient(redis.url);
     const store = createRedisEvidenceStore({ client, keyPrefix: 'learning:', commandTimeoutMs });
-    await store.add('shop', [{ ...use(1), toolName: 'getWeather' }]);
+    // A recent use: one years old has decayed to nothing (the learning's clock is the system's).
+    await store.add('shop', [{ ...use(1), toolName: 'getWeather', time: Date.now() }]);
     const events: LearningEvent[] = [];
     const learning = createLearning({ store, catalogId: 'shop', onEvent: (event) => events.push(event) });
     await learning.ready;
