@@ -42,10 +42,13 @@ export function createCallTools<REQUEST_CONTEXT>(parts: {
   readonly alwaysOnNames: readonly string[];
   readonly requestEntries: readonly CatalogEntry<Tool>[] | undefined;
   readonly state: CallState;
+  /** Whether the engine learns from use: only then is a successful call awaited and told. */
+  readonly learning: boolean;
   /** Native mode: every catalog and request tool is sent deferred, and search_tools refers what it finds. */
   readonly native?: NativeCallTools;
 }): CallTools {
-  const { engine, catalogTools, alwaysOnTools, alwaysOnNames, requestEntries, state, native } = parts;
+  const { engine, catalogTools, alwaysOnTools, alwaysOnNames, requestEntries, state, native, learning } =
+    parts;
   const metaTools = native?.metaTools ?? engine.metaTools;
   // The catalog and request tools of this call, by name (an always-on tool is not loaded).
   const loadableNames = new Set(
@@ -82,8 +85,9 @@ export function createCallTools<REQUEST_CONTEXT>(parts: {
       if (state.isVisible(name) && planned !== undefined) {
         planned.guard(name).catch(() => {});
         const result = execute.call(tool, input, executionOptions);
-        // An always-on tool's result goes to the SDK as it is: its calls are no evidence.
-        if (!loadableNames.has(name)) return result;
+        // Without learning, and for an always-on tool (its calls are no evidence), the result
+        // goes to the SDK as it is.
+        if (!learning || !loadableNames.has(name)) return result;
         return afterSuccess(result, succeeded(planned, name, executionOptions?.abortSignal));
       }
       return (async () => {

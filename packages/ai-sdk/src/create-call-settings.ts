@@ -148,6 +148,8 @@ export interface CallBinding<REQUEST_CONTEXT> {
   readonly contextStorage: boolean;
   /** Whether the engine has a filter (which reads the request context). */
   readonly filtered: boolean;
+  /** Whether the engine learns from use (a catalog tool's successful call is then told to it). */
+  readonly learning: boolean;
   /** Whether the load state is a store of the user's (shared by processes: Redis, say). */
   readonly sharedStore: boolean;
   /** Set once a call of this tool search took its thread from `runtimeContext.threadId`. */
@@ -211,6 +213,7 @@ export function createCallSettings<REQUEST_CONTEXT>(
     alwaysOnNames,
     requestEntries,
     state,
+    learning: binding.learning,
     ...(native === undefined ? {} : { native }),
   });
   const allNames = [...tools.keys()];

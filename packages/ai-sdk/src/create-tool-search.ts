@@ -182,6 +182,7 @@ export function createToolSearch<
     alwaysOnEntries: alwaysOnTools.map(([name, tool]) => toCatalogEntry(name, tool)),
     contextStorage,
     filtered: options.filter !== undefined,
+    learning: options.learning !== undefined && options.learning !== null,
     sharedStore: typeof options.storage === 'object' && options.storage !== null,
     threads: { fromRuntimeContext: false },
     instructions: instructions ? engine.instructions : undefined,

@@ -36,15 +36,15 @@ const SEARCH_LOAD_CALL: readonly Turn[] = [
 /** A tool search with learning, its evidence events, and the names each request told of a call's success. */
 function learningSearch(
   tools: Record<string, Tool> = createCatalog().tools,
-  more: { alwaysOn?: Record<string, Tool>; native?: 'auto'; failToTell?: boolean } = {},
+  more: { alwaysOn?: Record<string, Tool>; native?: 'auto'; failToTell?: boolean; learns?: boolean } = {},
 ) {
-  const { failToTell, ...options } = more;
+  const { failToTell, learns = true, ...options } = more;
   const events: ToolSearchEvent[] = [];
   const learning = createLearning();
   const toolSearch = createToolSearch({
     tools,
     ...options,
-    learning,
+    ...(learns ? { learning } : {}),
     onEvent: (event) => events.push(event),
   });
   // Every name the adapter reports as a successful call, as the engine's requests are told of it.
@@ -85,6 +85,19 @@ async function searchedNames(toolSearch: AnyToolSearch, threadId: string, query:
 }
 
 describe('learning from use (AI SDK)', () => {
+  it('without learning, hands each result to the SDK as the tool returned it, and tells nothing', async () => {
+    const { toolSearch, told } = learningSearch(createCatalog().tools, { learns: false });
+    const { model } = scriptedModel([...SEARCH_LOAD_CALL, { text: 'Take one.' }]);
+    const result = await generateText({
+      model,
+      ...toolSearch.forCall({ threadId: 'ann' }),
+      stopWhen: isStepCount(6),
+      prompt: 'Umbrella?',
+    });
+    expect(result.text).toBe('Take one.');
+    expect(told).toEqual([]);
+  });
+
   it('records a call in a later generateText call of the thread, with the earlier call’s search', async () => {
     const { toolSearch, recorded } = learningSearch();
     // The first call searches and loads; the thread's next call (the next turn) runs the tool.
