@@ -64,9 +64,12 @@ type AnyFunction = Parameters<typeof Reflect.apply>[0];
  * Mastra's validation error (`isValidationError`: Mastra's answer for input or output that fails
  * the tool's schema), not after the tool suspended (it runs again on resume), and not after the
  * run's abort signal fired. A throw or a rejection reaches Mastra as it was, and `succeeded` is
- * not called. `succeeded` must not throw.
+ * not called. `succeeded` must not throw; without it (no learning) `execute` runs as it is.
  */
-export function reportingSuccess(execute: AnyFunction, succeeded: () => void) {
+export function reportingSuccess(execute: AnyFunction, succeeded: (() => void) | undefined) {
+  // Without learning nothing is told: the tool runs as Mastra calls it, its context untouched.
+  if (succeeded === undefined)
+    return (self: unknown, callArgs: unknown[]) => Reflect.apply(execute, self, callArgs);
   return (self: unknown, callArgs: unknown[]): unknown => {
     const context = callArgs[1];
     let suspended = false;
@@ -94,9 +97,9 @@ export function reportingSuccess(execute: AnyFunction, succeeded: () => void) {
 }
 
 /**
- * Tells the engine request that searched that a call of the catalog tool `name` succeeded: with
- * `learning`, it records the query of the request's latest search that found the tool. It never
- * throws into Mastra's tool step.
+ * Tells the run's engine request that a call of the catalog tool `name` succeeded: with
+ * `learning`, it records the query of the latest search of the run or of its thread that found
+ * the tool. It never throws into Mastra's tool step.
  */
 export function reportSuccess(
   request: Pick<ToolSearchRequest<unknown>, 'toolCallSucceeded'>,

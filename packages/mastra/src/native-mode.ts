@@ -45,8 +45,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
 /** What a deferred tool's `execute` asks before it runs, and tells after a successful call. */
 export interface DeferredToolHooks {
   readonly guard: () => Promise<{ allowed: boolean; message?: string }>;
-  /** The call succeeded (see `reportingSuccess`), for learning from use. */
-  readonly succeeded: () => void;
+  /** The call succeeded (see `reportingSuccess`), for learning from use; undefined without learning. */
+  readonly succeeded: (() => void) | undefined;
 }
 
 /**

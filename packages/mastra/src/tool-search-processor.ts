@@ -204,6 +204,8 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
   readonly #includeResolvedTools: boolean;
   readonly #injectCatalog: boolean;
   readonly #contextStorage: boolean;
+  /** With `learning`: a catalog tool's successful call is told to the engine. */
+  readonly #learns: boolean;
   readonly #native: NativeOption | undefined;
   readonly #staticEntries: ReadonlySet<CatalogEntry<unknown>>;
   /** Canonical names of the catalog: the names a loaded catalog tool is sent under. */
@@ -240,6 +242,7 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
     this.#includeResolvedTools = options.includeResolvedTools === true;
     this.#injectCatalog = options.injectCatalog === true;
     this.#contextStorage = options.storage === 'context';
+    this.#learns = options.learning !== undefined && options.learning !== null;
     this.#native = checkNativeOption(options.native);
     const filter = options.filter;
     this.#engine = createToolSearchEngine<unknown, RequestContext>({
@@ -349,7 +352,7 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
       if (sent === undefined) {
         sent = deferredTool(entry.tool, native.provider, {
           guard: () => runState.current.request.guard(name),
-          succeeded: () => reportSuccess(runState.current.request, name),
+          succeeded: this.#learns ? () => reportSuccess(runState.current.request, name) : undefined,
         });
         if (isObject(entry.tool)) runState.deferred.set(entry.tool, sent);
       }
@@ -522,7 +525,10 @@ export class ToolSearchProcessor<TStorage extends ToolSearchStorage = 'in-memory
     if (kept !== undefined) return kept;
     const processor = this;
     // The run's request searched: a call judged again on resume asks a new one, which did not.
-    const run = reportingSuccess(execute, () => reportSuccess(runState.current.request, name));
+    const run = reportingSuccess(
+      execute,
+      this.#learns ? () => reportSuccess(runState.current.request, name) : undefined,
+    );
     const guarded = withFields(tool as { execute?: unknown }, {
       execute(this: unknown, ...callArgs: unknown[]) {
         if (runState.plannedAt === processor.#restores) return run(this, callArgs);
