@@ -22,7 +22,7 @@ describe('the engine with learning', () => {
     await request.prepareStep();
     expect((await request.guard('getWeather')).allowed).toBe(true);
     expect(request.toolCallSucceeded('getWeather')).toBe(true);
-    expect(request.toolCallSucceeded('getWeather')).toBe(false); // once per request and tool
+    expect(request.toolCallSucceeded('getWeather')).toBe(false); // once per search and tool
 
     expect(eventsOf('evidence')).toEqual([
       {
