@@ -45,8 +45,11 @@ export interface ToolEvidence {
 }
 
 export interface EvidenceIndex {
-  /** Records a use; undefined when recorded, else why not. */
-  add(use: StoredToolUse): EvidenceRejection | undefined;
+  /**
+   * Records a use; undefined when recorded, else why not. `dropped`, when given, receives the
+   * ids of the kept uses the caps dropped to make room for it.
+   */
+  add(use: StoredToolUse, dropped?: string[]): EvidenceRejection | undefined;
   /**
    * Each tool's evidence score for a request, 0..1 (see docs/learning.md); undefined when no
    * recorded use has a word of the request.
@@ -197,6 +200,7 @@ function takeFromFields(fields: Map<string, WordField>, use: KeptUse, boost: num
 }
 
 interface KeptUse {
+  readonly id: string;
   readonly words: readonly string[];
   readonly tool: number;
   readonly time: number;
@@ -406,7 +410,7 @@ export function createEvidenceIndex(limits: EvidenceLimits): EvidenceIndex {
       return kept;
     },
 
-    add(use) {
+    add(use, droppedIds) {
       if (seenIds.has(use.id)) return 'duplicate';
       const words = evidenceWords(use.query, MAX_WORDS_PER_USE);
       if (words.length === 0) return 'no-words';
@@ -430,12 +434,16 @@ export function createEvidenceIndex(limits: EvidenceLimits): EvidenceIndex {
         bump(threadUses, thread);
         bump(threadToolUses, pairKey!);
       }
-      place({ words, tool, time: use.time }, boostOf(use.time));
+      place({ id: use.id, words, tool, time: use.time }, boostOf(use.time));
       const slots = toolSlots[tool]!;
-      while (slots.length > limits.maxUsesPerTool) drop(slots[0]!);
+      const dropSlot = (slot: number) => {
+        droppedIds?.push(uses[slot]!.id);
+        drop(slot);
+      };
+      while (slots.length > limits.maxUsesPerTool) dropSlot(slots[0]!);
       while (kept > limits.maxUses) {
         while (uses[oldest] === undefined) oldest++;
-        drop(oldest);
+        dropSlot(oldest);
       }
       if (dropped > kept && dropped > 64) rebuild();
       return undefined;

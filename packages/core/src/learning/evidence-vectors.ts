@@ -2,8 +2,8 @@
 // tool, the decayed sum of the unit vectors of the requests it served, so that a request is
 // compared with the mean of a tool's past requests as with the tool's own vector. The vectors
 // follow the evidence index: the same uses (a new index on `reload` or `clear` starts them
-// again), the same caps (a tool's oldest use, the oldest in all, dropped when the index drops
-// it) and the same half-life on the learning's clock.
+// again; a use the index's caps drop goes as it goes) and the same half-life on the learning's
+// clock.
 import { isPromiseLike } from '../engine/promise-like';
 import type { MaybePromise } from '../types';
 import type { EvidenceIndex } from './evidence-index';
@@ -58,22 +58,17 @@ interface ToolSum {
   subtracted: number;
 }
 
-/** The vectors of the uses of one evidence index, in the order it took them. */
+/** The vectors of the uses one evidence index keeps. */
 interface Generation {
   readonly index: EvidenceIndex | undefined;
   readonly tools: Map<string, ToolSum>;
   readonly byId: Map<string, VectorUse>;
-  /** Every kept use, oldest taken first, from `head` on (dropped ones are skipped). */
-  order: VectorUse[];
-  head: number;
 }
 
 const newGeneration = (index: EvidenceIndex | undefined): Generation => ({
   index,
   tools: new Map(),
   byId: new Map(),
-  order: [],
-  head: 0,
 });
 
 export function createEvidenceVectors(
@@ -81,7 +76,7 @@ export function createEvidenceVectors(
   embedQueries: (texts: readonly string[]) => MaybePromise<Float32Array[]>,
   report: (error: unknown) => void,
 ): EvidenceVectors {
-  const { halfLifeMs, maxUsesPerTool, maxUses } = learning.limits;
+  const { halfLifeMs } = learning.limits;
   let generation = newGeneration(undefined);
   /** The uses of the generation before, by id: their vectors are not embedded again. */
   let previous = new Map<string, VectorUse>();
@@ -129,7 +124,6 @@ export function createEvidenceVectors(
   const drop = (use: VectorUse): void => {
     generation.byId.delete(use.id);
     const tool = generation.tools.get(use.toolName)!;
-    // A tool's oldest use goes first (by the tool's cap or the cap in all): position 0.
     tool.uses.splice(tool.uses.indexOf(use), 1);
     if (tool.uses.length === 0) {
       generation.tools.delete(use.toolName);
@@ -172,7 +166,7 @@ export function createEvidenceVectors(
     }
   };
 
-  const unsubscribe = learning.onUse((stored, index) => {
+  const unsubscribe = learning.onUse((stored, index, dropped) => {
     if (generation.index !== index) {
       previous = generation.byId;
       generation = newGeneration(index);
@@ -187,7 +181,6 @@ export function createEvidenceVectors(
       pending: known?.pending ?? false,
     };
     generation.byId.set(use.id, use);
-    generation.order.push(use);
     let tool = generation.tools.get(use.toolName);
     if (tool === undefined) {
       tool = { uses: [], sum: undefined, norm: 0, boosts: 0, anchor: use.time, subtracted: 0 };
@@ -196,18 +189,10 @@ export function createEvidenceVectors(
     tool.uses.push(use);
     if (known?.vector !== undefined) arrived(use.id, known.vector);
     else if (!use.pending) embed(use, stored.query);
-    // The index's caps, in its order: the tool's oldest past its cap, then the oldest in all.
-    while (tool.uses.length > maxUsesPerTool) drop(tool.uses[0]!);
-    while (generation.byId.size > maxUses) {
-      const oldest = generation.order[generation.head++]!;
-      if (generation.byId.get(oldest.id) === oldest) drop(oldest);
-    }
-    // Uses dropped by their tool's cap stay in `order` until it is twice what is kept.
-    if (generation.order.length > 2 * generation.byId.size + 64) {
-      generation.order = generation.order
-        .slice(generation.head)
-        .filter((kept) => generation.byId.get(kept.id) === kept);
-      generation.head = 0;
+    // The uses the index's caps dropped to take this one: their vectors go too.
+    for (const id of dropped) {
+      const gone = generation.byId.get(id);
+      if (gone !== undefined) drop(gone);
     }
   });
 

@@ -143,10 +143,11 @@ export interface LearningInternals {
   subscribe(listener: (event: LearningEvent) => void): () => void;
   /**
    * Told of every use an evidence index takes in (recorded, imported, or read from the store),
-   * as stored, with that index; a use read again on `reload` is told again (same id) with the
-   * new index, which `index()` gives once the reload is done.
+   * as stored, with that index and the ids of the uses its caps dropped to make room; a use
+   * read again on `reload` is told again (same id) with the new index, which `index()` gives
+   * once the reload is done.
    */
-  onUse(listener: (use: StoredToolUse, index: EvidenceIndex) => void): () => void;
+  onUse(listener: (use: StoredToolUse, index: EvidenceIndex, dropped: readonly string[]) => void): () => void;
   /** Marks a ranker that fuses this learning's evidence itself (`withLearning` leaves it as it is). */
   applies(ranker: object): void;
   appliedBy(ranker: unknown): boolean;
@@ -370,14 +371,17 @@ export function createLearning(options?: LearningOptions | null): Learning {
   };
   const knownTools = new Set<string>();
   const applied = new WeakSet<object>();
-  const useListeners = new Set<(use: StoredToolUse, index: EvidenceIndex) => void>();
-  /** Adds a use to an index; tells the use listeners when it was taken. */
+  const useListeners = new Set<
+    (use: StoredToolUse, index: EvidenceIndex, dropped: readonly string[]) => void
+  >();
+  /** Adds a use to an index; tells the use listeners when it was taken, and what it dropped. */
   const take = (target: EvidenceIndex, use: StoredToolUse): EvidenceRejection | undefined => {
-    const rejection = target.add(use);
+    const dropped: string[] = [];
+    const rejection = target.add(use, dropped);
     if (rejection !== undefined) return rejection;
     for (const listener of useListeners) {
       try {
-        listener(use, target);
+        listener(use, target, dropped);
       } catch {
         // A ranker that cannot take a use in (its embedder failed) reports it itself.
       }
