@@ -241,13 +241,13 @@ export function createLangChainToolSearch<TContext>(options: ToolSearchOptions<T
     catalog,
   });
   const contextStorage = engineOptions.storage === 'context';
-  const learning = engineOptions.learning !== undefined;
+  const learning = engineOptions.learning !== undefined && engineOptions.learning !== null;
 
   /** Runs a meta-tool call; aborting `signal` (the run's) ends a slow search or load at once. */
-  const runMetaTool = (request: ToolSearchRequest<LangChainTool>, call: ToolCall, signal?: AbortSignal) => {
-    if (call.name !== SEARCH_TOOLS_NAME) return request.loadTool(call.args, { signal });
-    return request.searchTools(call.args, { signal });
-  };
+  const runMetaTool = (request: ToolSearchRequest<LangChainTool>, call: ToolCall, signal?: AbortSignal) =>
+    call.name === SEARCH_TOOLS_NAME
+      ? request.searchTools(call.args, { signal })
+      : request.loadTool(call.args, { signal });
 
   /** Each meta-tool definition wrapped as a LangChain tool, by name and description (the same object every call). */
   const metaWrappers = new Map<string, LangChainTool>();
